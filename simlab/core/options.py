@@ -1,0 +1,53 @@
+"""Rule options: the open points of a rulebook, loaded from the game's ``options.toml``."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from simlab.core.errors import DataError, OptionError
+
+
+@dataclass(frozen=True)
+class Option:
+    """One rule option: its name, default, allowed values and the open point it settles."""
+
+    name: str
+    default: Any
+    allowed: tuple[Any, ...]
+    description: str
+    open_point: str = ""
+
+
+def load_options(path: Path) -> dict[str, Option]:
+    """Read ``[options.NAME]`` tables (default, allowed, description) from a TOML file."""
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(str(path), None, None, f"not valid TOML: {exc}") from exc
+    options: dict[str, Option] = {}
+    for name, table in raw.get("options", {}).items():
+        for key in ("default", "allowed", "description"):
+            if key not in table:
+                raise DataError(str(path), None, f"options.{name}", f"missing key '{key}'")
+        allowed = tuple(table["allowed"])
+        if table["default"] not in allowed:
+            raise DataError(str(path), None, f"options.{name}", "default is not among the allowed values")
+        options[name] = Option(name, table["default"], allowed, table["description"], table.get("open_point", ""))
+    return options
+
+
+def resolve_options(available: dict[str, Option], chosen: dict[str, Any] | None) -> dict[str, Any]:
+    """Defaults overlaid with ``chosen``; unknown names and disallowed values raise OptionError."""
+    values = {name: opt.default for name, opt in available.items()}
+    for name, value in (chosen or {}).items():
+        if name not in available:
+            known = ", ".join(sorted(available))
+            raise OptionError(f"unknown option '{name}' (known: {known})")
+        if value not in available[name].allowed:
+            allowed = ", ".join(repr(v) for v in available[name].allowed)
+            raise OptionError(f"option '{name}': {value!r} is not allowed (allowed: {allowed})")
+        values[name] = value
+    return values

@@ -1,0 +1,96 @@
+"""The compiled batch loop: whole Sentient games with compiled players, no Python in between."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simlab.core.rng import stream_keys
+from simlab.games.sentient.players import choose_action, NEEDS_LEGAL
+from simlab.games.sentient.rules import N_ACTIONS, apply_action, investor_count, legal_actions, new_log, setup
+from simlab.games.sentient.state import MAX_PLAYERS, N_ROUNDS, N_STREAMS, N_TYPES, STATE_DTYPE
+
+# Columns of the per-game output.
+G_TURNS, G_RESHUFFLES, G_SWEEPS, G_N_WINNERS, G_WINNER_MASK = range(5)
+N_GAME_COLS = 5
+# Columns of the per-seat output (one row per game and seat).
+(
+    S_TOTAL,
+    S_CARD_VP,
+    S_SECOND_VP,
+    S_INVESTOR_VP,
+    S_RANK,
+    S_WINNER,
+    S_INVESTORS,
+    S_START_INVESTOR,
+    S_FIRST_IN_ROUND1,
+) = range(9)
+S_CARDS0 = 9  # cards owned per type (5 columns)
+S_ROUND_VP0 = S_CARDS0 + N_TYPES  # card VP per round (3 columns)
+S_INVESTORS0 = S_ROUND_VP0 + N_ROUNDS  # investor tokens held per type (5 columns)
+N_SEAT_COLS = S_INVESTORS0 + N_TYPES
+
+
+@njit(cache=True)
+def play_games(seeds, n_players: int, kinds, params, lineup, cards, inv, opts, out_games, out_seats) -> None:
+    """Play ``len(seeds)`` games; game i uses line-up ``lineup[i]`` (rows of kinds/params).
+
+    ``kinds[l, seat]`` and ``params[l, seat]`` describe line-up l. Results go to
+    ``out_games[i]`` and ``out_seats[i * n_players + seat]`` (columns ``G_*`` and ``S_*``).
+    """
+    s_arr = np.zeros(1, dtype=STATE_DTYPE)
+    s = s_arr[0]
+    legal = np.empty(N_ACTIONS, dtype=np.int64)
+    scores = np.empty(16)
+    log = new_log(0)
+    for i in range(seeds.shape[0]):
+        keys = stream_keys(seeds[i], N_STREAMS)
+        setup(s, seeds[i], n_players, keys, cards, inv, opts, log)
+        first = s.order[0]
+        li = lineup[i]
+        while not s.over:
+            p = s.order[s.turn]
+            kind = kinds[li, p]
+            n_legal = 0
+            for k in NEEDS_LEGAL:
+                if kind == k:
+                    n_legal = legal_actions(s, cards, opts, legal)
+            a = choose_action(kind, params[li, p], s_arr, legal, n_legal, cards, inv, opts, scores)
+            apply_action(s, a, cards, inv, opts, log)
+        write_results(s, i, first, out_games, out_seats)
+
+
+@njit(cache=True)
+def write_results(s, i: int, first: int, out_games, out_seats) -> None:
+    """Copy a finished game's results into row i of the output arrays."""
+    n = s.n_players
+    out_games[i, G_TURNS] = s.n_turns
+    out_games[i, G_RESHUFFLES] = s.n_reshuffles
+    out_games[i, G_SWEEPS] = s.n_sweeps
+    nw = 0
+    mask = 0
+    for p in range(n):
+        if s.winner[p]:
+            nw += 1
+            mask |= 1 << p
+    out_games[i, G_N_WINNERS] = nw
+    out_games[i, G_WINNER_MASK] = mask
+    for p in range(n):
+        r = i * n + p
+        out_seats[r, S_TOTAL] = s.total[p]
+        out_seats[r, S_CARD_VP] = s.card_vp[p]
+        out_seats[r, S_SECOND_VP] = s.second_vp[p]
+        out_seats[r, S_INVESTOR_VP] = s.investor_vp[p]
+        out_seats[r, S_RANK] = s.rank[p]
+        out_seats[r, S_WINNER] = s.winner[p]
+        out_seats[r, S_INVESTORS] = investor_count(s, p)
+        out_seats[r, S_START_INVESTOR] = s.start_investor[p]
+        out_seats[r, S_FIRST_IN_ROUND1] = first == p
+        for t in range(N_TYPES):
+            out_seats[r, S_CARDS0 + t] = s.type_count[p, t]
+            out_seats[r, S_INVESTORS0 + t] = s.investors_held[p, t]
+        for k in range(N_ROUNDS):
+            out_seats[r, S_ROUND_VP0 + k] = s.round_vp[p, k]
+
+
+assert MAX_PLAYERS == 4

@@ -1,0 +1,451 @@
+"""Sentient's built-in compiled players and their parameters.
+
+A compiled player is chosen by a kind number and a float64 parameter vector; the batch loop
+and the Python driver both call :func:`choose_action`, which dispatches on the kind:
+
+    choose_action(kind, params, s, legal, n_legal, cards, inv, opts) -> action
+
+``s`` is the state record, ``legal[:n_legal]`` the legal actions (filled only for players
+that ask for them, see ``NEEDS_LEGAL``); randomness comes only from the seat's own stream.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from simlab.core.rng import below, derive_key
+from simlab.games.sentient.data import CARD_LEFT, CARD_RIGHT, CARD_TYPE
+from simlab.games.sentient.rules import (
+    ACT_PASS,
+    N_ACTIONS,
+    OPT_SAME_COLUMN,
+    OPT_SERVICE_FLOOR_ALL,
+    apply_action,
+    card_points,
+    encode_buy,
+    legal_actions,
+    new_log,
+    next_u64,
+    wrap_die,
+)
+from simlab.games.sentient.state import (
+    AGENTS,
+    N_COLUMNS,
+    N_INVESTORS,
+    N_ROUNDS,
+    N_SLOTS,
+    N_STREAMS,
+    N_TYPES,
+    STREAM_DICE,
+    STREAM_SEAT0,
+)
+
+KIND_RANDOM = 0
+KIND_GREEDY = 1
+KIND_INVESTOR = 2
+KIND_SPECIALIST = 3
+KIND_MC = 4
+N_PARAMS = 8
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    """A built-in player: its kind number, parameter names with defaults, and what it does."""
+
+    name: str
+    kind: int
+    params: dict[str, float]
+    description: str
+    param_help: dict[str, str]
+
+
+BUILTIN_PLAYERS: dict[str, PlayerInfo] = {
+    "random": PlayerInfo(
+        "random",
+        KIND_RANDOM,
+        {},
+        "uniform over the legal actions (every take, block and influence choice, and the pass)",
+        {},
+    ),
+    "greedy": PlayerInfo(
+        "greedy",
+        KIND_GREEDY,
+        {"pass_below": 1.0, "block": 1.0},
+        "takes the card and slot with the best immediate change in round VP, blocking symbols when it pays",
+        {
+            "pass_below": "pass (and sweep) when the best take gains fewer VP than this",
+            "block": "1 to use assistants to block calibration symbols, 0 never",
+        },
+    ),
+    "investor": PlayerInfo(
+        "investor",
+        KIND_INVESTOR,
+        {"card_weight": 1.0, "influence_weight": 1.0, "assistant_cost": 0.4, "pass_below": 2.0, "future_share": 0.2},
+        "greedy VP plus the worth of investors: cards of types it holds investors for, influence where it can win one",
+        {
+            "card_weight": "weight of the end-game investor VP a card of that type adds",
+            "influence_weight": "weight of the expected investor and runner-up VP an influence change brings",
+            "assistant_cost": "VP an assistant is worth kept in hand",
+            "pass_below": "pass (and sweep) when the best action is worth less than this",
+            "future_share": "expected share of its future buys of each type",
+        },
+    ),
+    "specialist": PlayerInfo(
+        "specialist",
+        KIND_SPECIALIST,
+        {"n_types": 2.0, "type_bonus": 2.5, "influence_weight": 1.0, "assistant_cost": 0.4, "pass_below": 2.0},
+        "commits to one or two robot types (its starting investor's, then its most-bought) and their investors",
+        {
+            "n_types": "how many robot types it commits to (1 or 2)",
+            "type_bonus": "extra VP it counts for a card of a committed type",
+            "influence_weight": "weight of winning investors of its committed types",
+            "assistant_cost": "VP an assistant is worth kept in hand",
+            "pass_below": "pass (and sweep) when the best action is worth less than this",
+        },
+    ),
+    "mc": PlayerInfo(
+        "mc",
+        KIND_MC,
+        {"iterations": 200.0, "candidates": 8.0, "rollout": 2.0},
+        "flat Monte Carlo: the best heuristic candidates, each scored by compiled playouts to the end",
+        {
+            "iterations": "playouts per decision, shared among the candidates",
+            "candidates": "how many of the rollout player's best actions are tried (pass always included)",
+            "rollout": "the player used for every seat in the playouts (1 greedy, 2 investor)",
+        },
+    ),
+}
+NEEDS_LEGAL = (KIND_RANDOM,)
+
+
+def param_vector(info: PlayerInfo, overrides: dict[str, float]) -> np.ndarray:
+    """The parameter vector of a built-in player, defaults overlaid with ``overrides``."""
+    values = dict(info.params)
+    values.update(overrides)
+    vec = np.zeros(N_PARAMS, dtype=np.float64)
+    for i, name in enumerate(info.params):
+        vec[i] = float(values[name])
+    return vec
+
+
+# ---------------------------------------------------------------- evaluation helpers
+
+
+@njit(cache=True, inline="always")
+def _slot_points(s, p: int, cards, k: int, left: int, right: int, floor_all: bool) -> int:
+    c = s.slot_card[p, k]
+    if c < 0:
+        return 0
+    return card_points(cards, c, left, right, floor_all)
+
+
+@njit(cache=True)
+def _take_delta(s, p: int, cards, c: int, k: int, bl: int, br: int, floor_all: bool) -> float:
+    """Change in the seat's current network VP if card c goes to slot k with these blocks."""
+    d = s.dice[p]
+    dl = d[k] if bl else wrap_die(d[k] + cards[c, CARD_LEFT])
+    dr = d[k + 1] if br else wrap_die(d[k + 1] + cards[c, CARD_RIGHT])
+    delta = card_points(cards, c, dl, dr, floor_all)
+    if k > 0 and dl != d[k]:
+        delta += _slot_points(s, p, cards, k - 1, d[k - 1], dl, floor_all)
+        delta -= _slot_points(s, p, cards, k - 1, d[k - 1], d[k], floor_all)
+    if k < N_SLOTS - 1 and dr != d[k + 1]:
+        delta += _slot_points(s, p, cards, k + 1, dr, d[k + 2], floor_all)
+        delta -= _slot_points(s, p, cards, k + 1, d[k + 1], d[k + 2], floor_all)
+    return float(delta)
+
+
+@njit(cache=True, inline="always")
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+@njit(cache=True)
+def _standing(s, p: int, pos: int, extra_infl: int, extra_agents: int, col: int, spread: float) -> float:
+    """Soft chance that seat p wins investor ``pos`` after adding pieces to column ``col``."""
+    lo = max(pos - 1, 0)
+    hi = min(pos, N_COLUMNS - 1)
+    mine = 0.0
+    best_other = 0.0
+    for q in range(s.n_players):
+        v = 0.0
+        for c in range(lo, hi + 1):
+            v += s.col_agents[q, c] + s.col_assistants[q, c]
+        if q == p:
+            mine = v
+            if lo <= col <= hi:
+                mine += extra_infl + extra_agents
+        elif v > best_other:
+            best_other = v
+    if mine == 0:
+        return 0.0
+    return _sigmoid((mine - best_other) / spread)
+
+
+@njit(cache=True)
+def _investor_worth(s, p: int, t: int, future_share: float, remaining_buys: int) -> float:
+    """End-game VP one more investor of type t is expected to bring seat p."""
+    return s.type_count[p, t] + future_share * remaining_buys
+
+
+@njit(cache=True)
+def _leading_bonus(s, p: int, t: int) -> float:
+    """Investors of type t the seat holds, plus 0.5 for each of this round it leads now."""
+    v = float(s.investors_held[p, t])
+    for pos in range(N_INVESTORS):
+        if s.investors[pos] == t and _standing(s, p, pos, 0, 0, -1, 1.0) > 0.6:
+            v += 0.5
+    return v
+
+
+@njit(cache=True)
+def _committed_types(s, p: int, n_types: int, out) -> None:
+    """Specialist's types: its starting investor's, then its most-bought other type."""
+    for t in range(N_TYPES):
+        out[t] = 0.0
+    out[s.start_investor[p]] = 1.0
+    if n_types >= 2:
+        best = -1
+        best_v = -1.0
+        for t in range(N_TYPES):
+            if t == s.start_investor[p]:
+                continue
+            v = s.type_count[p, t] * 2.0 + s.investors_held[p, t] * 3.0
+            if v > best_v:
+                best_v = v
+                best = t
+        if best_v > 0:
+            out[best] = 1.0
+
+
+@njit(cache=True)
+def heuristic_action(kind: int, params, s, cards, opts, scores) -> int:
+    """The action a heuristic player (greedy, investor, specialist) picks.
+
+    ``scores`` (length N_COLUMNS * N_SLOTS) receives the best value per (column, slot), -inf
+    where no take is possible; the MC player reads it to pick its candidates.
+    """
+    return _heuristic(kind, params, s, cards, opts, scores, -1, -1, True)
+
+
+@njit(cache=True)
+def _heuristic(kind: int, params, s, cards, opts, scores, only_col: int, only_slot: int, may_pass: bool) -> int:
+    p = s.order[s.turn]
+    for i in range(scores.shape[0]):
+        scores[i] = -np.inf
+    if s.agents[p] == 0:
+        return ACT_PASS
+    floor_all = opts[OPT_SERVICE_FLOOR_ALL] != 0
+    same_col = opts[OPT_SAME_COLUMN] != 0
+    a = s.assistants[p]
+    # Per-kind weights.
+    card_weight = 0.0
+    infl_weight = 0.0
+    assist_cost = 0.0
+    future_share = 0.2
+    type_bonus = 0.0
+    allow_block = True
+    if kind == KIND_GREEDY:
+        pass_below = params[0]
+        allow_block = params[1] > 0.5
+    elif kind == KIND_INVESTOR:
+        card_weight = params[0]
+        infl_weight = params[1]
+        assist_cost = params[2]
+        pass_below = params[3]
+        future_share = params[4]
+    else:  # specialist
+        type_bonus = params[1]
+        infl_weight = params[2]
+        assist_cost = params[3]
+        pass_below = params[4]
+    type_w = np.ones(N_TYPES)
+    if kind == KIND_SPECIALIST:
+        _committed_types(s, p, int(params[0]), type_w)
+    remaining_buys = s.agents[p] + AGENTS * (N_ROUNDS - s.round)
+    # Value of sending the agent plus k assistants to each column (investor-aware players).
+    infl_val = np.zeros((N_COLUMNS, a + 1))
+    if infl_weight > 0:
+        spread = 1.0 + 0.5 * (s.n_players - 1) * (1.0 - s.n_passed / s.n_players)
+        for col in range(N_COLUMNS):
+            for k in range(a + 1):
+                v = 0.0
+                for pos in (col, col + 1):
+                    t = s.investors[pos]
+                    worth = type_w[t] * _investor_worth(s, p, t, future_share, remaining_buys) + 0.5
+                    before = _standing(s, p, pos, 0, 0, -1, spread)
+                    after = _standing(s, p, pos, k, 1, col, spread)
+                    v += worth * (after - before)
+                infl_val[col, k] = infl_weight * v - assist_cost * k
+    best = -np.inf
+    best_action = ACT_PASS
+    n_best = 0
+    for col in range(N_COLUMNS):
+        c = s.factory[col]
+        if c < 0 or (not same_col and s.col_agents[p, col] > 0) or (only_col >= 0 and col != only_col):
+            continue
+        t = cards[c, CARD_TYPE]
+        card_v = 0.0
+        if card_weight > 0:
+            card_v = card_weight * _leading_bonus(s, p, t)
+        if type_bonus > 0:
+            card_v += type_bonus * type_w[t]
+        can_l = 1 if cards[c, CARD_LEFT] != 0 and allow_block else 0
+        can_r = 1 if cards[c, CARD_RIGHT] != 0 and allow_block else 0
+        for k in range(N_SLOTS):
+            if s.slot_card[p, k] >= 0 or (only_slot >= 0 and k != only_slot):
+                continue
+            for bl in range(can_l + 1):
+                for br in range(can_r + 1):
+                    nb = bl + br
+                    if nb > a:
+                        continue
+                    v = _take_delta(s, p, cards, c, k, bl, br, floor_all) + card_v - assist_cost * nb
+                    if nb > 0:
+                        v -= 0.01 * nb  # block only when it strictly pays
+                    k_best = 0
+                    if infl_weight > 0:
+                        iv = -np.inf
+                        for kk in range(a - nb + 1):
+                            if infl_val[col, kk] > iv:
+                                iv = infl_val[col, kk]
+                                k_best = kk
+                        v += iv
+                    idx = col * N_SLOTS + k
+                    if v > scores[idx]:
+                        scores[idx] = v
+                    if v > best + 1e-9:
+                        best = v
+                        best_action = encode_buy(col, k, bl, br, k_best)
+                        n_best = 1
+                    elif v > best - 1e-9:
+                        n_best += 1  # reservoir choice among equal values
+                        if below(next_u64(s, STREAM_SEAT0 + p), n_best) == 0:
+                            best_action = encode_buy(col, k, bl, br, k_best)
+    if may_pass and not s.passed[p] and best < pass_below:
+        return ACT_PASS
+    return best_action
+
+
+# ---------------------------------------------------------------- Monte Carlo
+
+
+@njit(cache=True)
+def _determinize(g, s, p: int) -> None:
+    """Hide what seat p cannot know in the copy ``g``: deck order and all future chance."""
+    base = next_u64(s, STREAM_SEAT0 + p)
+    for k in range(N_STREAMS):
+        if k != STREAM_SEAT0 + p:
+            g.rng_key[k] = derive_key(base, np.uint64(k))
+            g.rng_ctr[k] = 0
+    for i in range(g.deck_n - 1, 0, -1):
+        j = below(next_u64(g, STREAM_DICE), i + 1)
+        tmp = g.deck[i]
+        g.deck[i] = g.deck[j]
+        g.deck[j] = tmp
+
+
+@njit(cache=True)
+def _playout(g, rollout_kind: int, rollout_params, cards, inv, opts, legal, scores, log) -> None:
+    while not g.over:
+        if rollout_kind == KIND_RANDOM:
+            n = legal_actions(g, cards, opts, legal)
+            a = legal[below(next_u64(g, STREAM_SEAT0 + g.order[g.turn]), n)]
+        else:
+            a = heuristic_action(rollout_kind, rollout_params, g, cards, opts, scores)
+        apply_action(g, a, cards, inv, opts, log)
+
+
+@njit(cache=True)
+def mc_action(params, s_arr, cards, inv, opts) -> int:
+    """Flat Monte Carlo over compiled playouts (see BUILTIN_PLAYERS['mc'])."""
+    s = s_arr[0]
+    p = s.order[s.turn]
+    iterations = max(1, int(params[0]))
+    n_cand = max(1, int(params[1]))
+    rollout_kind = int(params[2])
+    rollout_params = np.zeros(N_PARAMS)
+    if rollout_kind == KIND_GREEDY:
+        rollout_params[0] = 1.0
+        rollout_params[1] = 1.0
+    elif rollout_kind == KIND_INVESTOR:
+        rollout_params[0] = 1.0
+        rollout_params[1] = 1.0
+        rollout_params[2] = 0.4
+        rollout_params[3] = 2.0
+        rollout_params[4] = 0.2
+    scores = np.empty(N_COLUMNS * N_SLOTS)
+    legal = np.empty(N_ACTIONS, dtype=np.int64)
+    log = new_log(0)
+    # Candidates: the pass (if legal) and the rollout player's best take per (column, slot).
+    cands = np.empty(n_cand + 1, dtype=np.int64)
+    nc = 0
+    g_arr = s_arr.copy()
+    g = g_arr[0]
+    if s.agents[p] == 0:
+        return ACT_PASS
+    if not s.passed[p]:
+        cands[nc] = ACT_PASS
+        nc += 1
+    heur_kind = rollout_kind if rollout_kind != KIND_RANDOM else KIND_GREEDY
+    heur_params = rollout_params
+    if rollout_kind == KIND_RANDOM:
+        heur_params[0] = 1.0
+        heur_params[1] = 1.0
+    heuristic_action(heur_kind, heur_params, s, cards, opts, scores)
+    order = np.argsort(-scores)
+    # Per (column, slot): the heuristic's own block/influence choice, found by a restricted call.
+    for i in range(min(n_cand, order.shape[0])):
+        idx = order[i]
+        if scores[idx] == -np.inf:
+            break
+        cands[nc] = _best_take_at(heur_kind, heur_params, s, cards, opts, idx // N_SLOTS, idx % N_SLOTS)
+        nc += 1
+    if nc == 1:
+        return cands[0]
+    totals = np.zeros(nc)
+    counts = np.zeros(nc)
+    for it in range(iterations):
+        ci = it % nc
+        g_arr[0] = s_arr[0]
+        _determinize(g, s, p)
+        apply_action(g, cands[ci], cards, inv, opts, log)
+        _playout(g, rollout_kind, rollout_params, cards, inv, opts, legal, scores, log)
+        best_other = -1000
+        for q in range(g.n_players):
+            if q != p and g.total[q] > best_other:
+                best_other = g.total[q]
+        margin = g.total[p] - best_other
+        totals[ci] += (1.0 if g.winner[p] else 0.0) + 0.02 * margin
+        counts[ci] += 1
+    best = 0
+    for i in range(1, nc):
+        if totals[i] / counts[i] > totals[best] / counts[best]:
+            best = i
+    return cands[best]
+
+
+@njit(cache=True)
+def _best_take_at(kind: int, params, s, cards, opts, col: int, slot: int) -> int:
+    """The heuristic's best buy restricted to one column and slot."""
+    scores = np.empty(N_COLUMNS * N_SLOTS)
+    return _heuristic(kind, params, s, cards, opts, scores, col, slot, False)
+
+
+# ---------------------------------------------------------------- dispatch
+
+
+@njit(cache=True)
+def choose_action(kind: int, params, s_arr, legal, n_legal: int, cards, inv, opts, scores) -> int:
+    """The action of built-in player ``kind`` for the current seat of ``s_arr[0]``."""
+    s = s_arr[0]
+    if kind == KIND_RANDOM:
+        return legal[below(next_u64(s, STREAM_SEAT0 + s.order[s.turn]), n_legal)]
+    if kind == KIND_MC:
+        return mc_action(params, s_arr, cards, inv, opts)
+    return heuristic_action(kind, params, s, cards, opts, scores)
+
