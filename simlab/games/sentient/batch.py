@@ -5,10 +5,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.core.rng import stream_keys
-from simlab.games.sentient.players import choose_action, NEEDS_LEGAL
+from simlab.games.sentient.players import KIND_GREEDY, NEEDS_LEGAL, SCRATCH, choose_action, greedy_action
 from simlab.games.sentient.rules import N_ACTIONS, apply_action, investor_count, legal_actions, new_log, setup
-from simlab.games.sentient.state import MAX_PLAYERS, N_ROUNDS, N_STREAMS, N_TYPES, STATE_DTYPE
+from simlab.games.sentient.state import MAX_PLAYERS, N_ROUNDS, N_TYPES, STATE_DTYPE
 
 # Columns of the per-game output.
 G_TURNS, G_RESHUFFLES, G_SWEEPS, G_N_WINNERS, G_WINNER_MASK = range(5)
@@ -41,21 +40,23 @@ def play_games(seeds, n_players: int, kinds, params, lineup, cards, inv, opts, o
     s_arr = np.zeros(1, dtype=STATE_DTYPE)
     s = s_arr[0]
     legal = np.empty(N_ACTIONS, dtype=np.int64)
-    scores = np.empty(16)
+    scores = np.empty(SCRATCH)
     log = new_log(0)
     for i in range(seeds.shape[0]):
-        keys = stream_keys(seeds[i], N_STREAMS)
-        setup(s, seeds[i], n_players, keys, cards, inv, opts, log)
+        setup(s, seeds[i], n_players, cards, inv, opts, log)
         first = s.order[0]
         li = lineup[i]
         while not s.over:
             p = s.order[s.turn]
             kind = kinds[li, p]
-            n_legal = 0
-            for k in NEEDS_LEGAL:
-                if kind == k:
-                    n_legal = legal_actions(s, cards, opts, legal)
-            a = choose_action(kind, params[li, p], s_arr, legal, n_legal, cards, inv, opts, scores)
+            if kind == KIND_GREEDY:  # the common case, called directly
+                a = greedy_action(params[li, p], s, cards, opts, scores)
+            else:
+                n_legal = 0
+                for k in NEEDS_LEGAL:
+                    if kind == k:
+                        n_legal = legal_actions(s, cards, opts, legal)
+                a = choose_action(kind, params[li, p], s_arr, legal, n_legal, cards, inv, opts, scores)
             apply_action(s, a, cards, inv, opts, log)
         write_results(s, i, first, out_games, out_seats)
 

@@ -23,13 +23,12 @@ from simlab.games.sentient.rules import (
     ACT_PASS,
     N_ACTIONS,
     OPT_SAME_COLUMN,
-    OPT_SERVICE_FLOOR_ALL,
     apply_action,
-    card_points,
     encode_buy,
     legal_actions,
     new_log,
     next_u64,
+    points,
     wrap_die,
 )
 from simlab.games.sentient.state import (
@@ -134,29 +133,121 @@ def param_vector(info: PlayerInfo, overrides: dict[str, float]) -> np.ndarray:
 
 # ---------------------------------------------------------------- evaluation helpers
 
+SCRATCH = 64  # floats of scratch room a heuristic needs (scores, influence values, type weights)
+_INFL0 = N_COLUMNS * N_SLOTS
+_TYPEW0 = _INFL0 + N_COLUMNS * 6
+
 
 @njit(cache=True, inline="always")
-def _slot_points(s, p: int, cards, k: int, left: int, right: int, floor_all: bool) -> int:
+def _slot_points(s, p: int, cards, k: int, left: int, right: int) -> int:
     c = s.slot_card[p, k]
     if c < 0:
         return 0
-    return card_points(cards, c, left, right, floor_all)
+    return points(cards, c, left, right)
+
+
+@njit(cache=True, inline="always")
+def _take_delta(s, p: int, cards, c: int, k: int, bl: int, br: int) -> int:
+    """Change in the seat's current network VP if card c goes to slot k with these blocks."""
+    dk = s.dice[p, k]
+    dk1 = s.dice[p, k + 1]
+    dl = dk if bl else wrap_die(dk + cards[c, CARD_LEFT])
+    dr = dk1 if br else wrap_die(dk1 + cards[c, CARD_RIGHT])
+    delta = points(cards, c, dl, dr)
+    if k > 0 and dl != dk:
+        left_card = s.slot_card[p, k - 1]
+        if left_card >= 0:
+            d0 = s.dice[p, k - 1]
+            delta += points(cards, left_card, d0, dl) - points(cards, left_card, d0, dk)
+    if k < N_SLOTS - 1 and dr != dk1:
+        right_card = s.slot_card[p, k + 1]
+        if right_card >= 0:
+            d2 = s.dice[p, k + 2]
+            delta += points(cards, right_card, dr, d2) - points(cards, right_card, dk1, d2)
+    return delta
 
 
 @njit(cache=True)
-def _take_delta(s, p: int, cards, c: int, k: int, bl: int, br: int, floor_all: bool) -> float:
-    """Change in the seat's current network VP if card c goes to slot k with these blocks."""
-    d = s.dice[p]
-    dl = d[k] if bl else wrap_die(d[k] + cards[c, CARD_LEFT])
-    dr = d[k + 1] if br else wrap_die(d[k + 1] + cards[c, CARD_RIGHT])
-    delta = card_points(cards, c, dl, dr, floor_all)
-    if k > 0 and dl != d[k]:
-        delta += _slot_points(s, p, cards, k - 1, d[k - 1], dl, floor_all)
-        delta -= _slot_points(s, p, cards, k - 1, d[k - 1], d[k], floor_all)
-    if k < N_SLOTS - 1 and dr != d[k + 1]:
-        delta += _slot_points(s, p, cards, k + 1, dr, d[k + 2], floor_all)
-        delta -= _slot_points(s, p, cards, k + 1, d[k + 1], d[k + 2], floor_all)
-    return float(delta)
+def greedy_action(params, s, cards, opts, scores) -> int:
+    """Greedy: the take with the best immediate change in round VP (ties at random).
+
+    For a card in slot k the new dice are (dl, dr), each either calibrated or, with an
+    assistant, left alone; the left neighbour's change depends on dl only and the right
+    neighbour's on dr only, so the four block choices cost four lookups plus two deltas.
+    """
+    p = s.order[s.turn]
+    if s.agents[p] == 0:
+        return ACT_PASS
+    pass_below = params[0]
+    allow_block = params[1] > 0.5
+    same_col = opts[OPT_SAME_COLUMN] != 0
+    a = s.assistants[p]
+    best = -1000
+    best_action = ACT_PASS
+    n_best = 0
+    for col in range(N_COLUMNS):
+        c = s.factory[col]
+        if c < 0 or (not same_col and s.col_agents[p, col] > 0):
+            for k in range(N_SLOTS):
+                scores[col * N_SLOTS + k] = -np.inf
+            continue
+        sl = cards[c, CARD_LEFT]
+        sr = cards[c, CARD_RIGHT]
+        block_ok = allow_block and a > 0
+        for k in range(N_SLOTS):
+            if s.slot_card[p, k] >= 0:
+                scores[col * N_SLOTS + k] = -np.inf
+                continue
+            dk = s.dice[p, k]
+            dk1 = s.dice[p, k + 1]
+            dl = wrap_die(dk + sl)
+            dr = wrap_die(dk1 + sr)
+            # Neighbour changes when the die is calibrated (zero when blocked).
+            nl = 0
+            if k > 0 and sl != 0:
+                left_card = s.slot_card[p, k - 1]
+                if left_card >= 0:
+                    d0 = s.dice[p, k - 1]
+                    nl = points(cards, left_card, d0, dl) - points(cards, left_card, d0, dk)
+            nr = 0
+            if k < N_SLOTS - 1 and sr != 0:
+                right_card = s.slot_card[p, k + 1]
+                if right_card >= 0:
+                    d2 = s.dice[p, k + 2]
+                    nr = points(cards, right_card, dr, d2) - points(cards, right_card, dk1, d2)
+            v = points(cards, c, dl, dr) + nl + nr
+            bl_best = 0
+            br_best = 0
+            if block_ok:
+                if sl != 0:
+                    w = points(cards, c, dk, dr) + nr
+                    if w > v:
+                        v = w
+                        bl_best = 1
+                if sr != 0:
+                    w = points(cards, c, dl, dk1) + nl
+                    if w > v:
+                        v = w
+                        bl_best = 0
+                        br_best = 1
+                    if sl != 0 and a >= 2:
+                        w = points(cards, c, dk, dk1)
+                        if w > v:
+                            v = w
+                            bl_best = 1
+                            br_best = 1
+            scores[col * N_SLOTS + k] = v
+            if v > best:
+                best = v
+                best_action = encode_buy(col, k, bl_best, br_best, 0)
+                n_best = 1
+            elif v == best:
+                n_best += 1
+                if below(next_u64(s, STREAM_SEAT0 + p), n_best) == 0:
+                    best_action = encode_buy(col, k, bl_best, br_best, 0)
+    if not s.passed[p] and best < pass_below:
+        return ACT_PASS
+    return best_action
 
 
 @njit(cache=True, inline="always")
@@ -165,8 +256,8 @@ def _sigmoid(x: float) -> float:
 
 
 @njit(cache=True)
-def _standing(s, p: int, pos: int, extra_infl: int, extra_agents: int, col: int, spread: float) -> float:
-    """Soft chance that seat p wins investor ``pos`` after adding pieces to column ``col``."""
+def _standing(s, p: int, pos: int, extra: int, col: int, spread: float) -> float:
+    """Soft chance that seat p wins investor ``pos`` after adding ``extra`` pieces to ``col``."""
     lo = max(pos - 1, 0)
     hi = min(pos, N_COLUMNS - 1)
     mine = 0.0
@@ -178,7 +269,7 @@ def _standing(s, p: int, pos: int, extra_infl: int, extra_agents: int, col: int,
         if q == p:
             mine = v
             if lo <= col <= hi:
-                mine += extra_infl + extra_agents
+                mine += extra
         elif v > best_other:
             best_other = v
     if mine == 0:
@@ -187,30 +278,24 @@ def _standing(s, p: int, pos: int, extra_infl: int, extra_agents: int, col: int,
 
 
 @njit(cache=True)
-def _investor_worth(s, p: int, t: int, future_share: float, remaining_buys: int) -> float:
-    """End-game VP one more investor of type t is expected to bring seat p."""
-    return s.type_count[p, t] + future_share * remaining_buys
-
-
-@njit(cache=True)
 def _leading_bonus(s, p: int, t: int) -> float:
     """Investors of type t the seat holds, plus 0.5 for each of this round it leads now."""
     v = float(s.investors_held[p, t])
     for pos in range(N_INVESTORS):
-        if s.investors[pos] == t and _standing(s, p, pos, 0, 0, -1, 1.0) > 0.6:
+        if s.investors[pos] == t and _standing(s, p, pos, 0, -1, 1.0) > 0.6:
             v += 0.5
     return v
 
 
 @njit(cache=True)
-def _committed_types(s, p: int, n_types: int, out) -> None:
+def _committed_types(s, p: int, n_types: int, out, at: int) -> None:
     """Specialist's types: its starting investor's, then its most-bought other type."""
     for t in range(N_TYPES):
-        out[t] = 0.0
-    out[s.start_investor[p]] = 1.0
+        out[at + t] = 0.0
+    out[at + s.start_investor[p]] = 1.0
     if n_types >= 2:
         best = -1
-        best_v = -1.0
+        best_v = 0.0
         for t in range(N_TYPES):
             if t == s.start_investor[p]:
                 continue
@@ -218,69 +303,64 @@ def _committed_types(s, p: int, n_types: int, out) -> None:
             if v > best_v:
                 best_v = v
                 best = t
-        if best_v > 0:
-            out[best] = 1.0
+        if best >= 0:
+            out[at + best] = 1.0
 
 
 @njit(cache=True)
-def heuristic_action(kind: int, params, s, cards, opts, scores) -> int:
+def heuristic_action(kind: int, params, s, cards, opts, scratch) -> int:
     """The action a heuristic player (greedy, investor, specialist) picks.
 
-    ``scores`` (length N_COLUMNS * N_SLOTS) receives the best value per (column, slot), -inf
-    where no take is possible; the MC player reads it to pick its candidates.
+    ``scratch`` is a float64 array of length ``SCRATCH``; its first N_COLUMNS * N_SLOTS
+    entries receive the best value per (column, slot), -inf where no take is possible
+    (the MC player picks its candidates from them).
     """
-    return _heuristic(kind, params, s, cards, opts, scores, -1, -1, True)
+    if kind == KIND_GREEDY:
+        return greedy_action(params, s, cards, opts, scratch)
+    return _investor_like(kind, params, s, cards, opts, scratch, -1, -1, True)
 
 
 @njit(cache=True)
-def _heuristic(kind: int, params, s, cards, opts, scores, only_col: int, only_slot: int, may_pass: bool) -> int:
+def _investor_like(kind: int, params, s, cards, opts, scratch, only_col: int, only_slot: int, may_pass: bool) -> int:
+    """Investor and specialist: greedy VP plus investor-aware card and influence values."""
     p = s.order[s.turn]
-    for i in range(scores.shape[0]):
-        scores[i] = -np.inf
+    for i in range(_INFL0):
+        scratch[i] = -np.inf
     if s.agents[p] == 0:
         return ACT_PASS
-    floor_all = opts[OPT_SERVICE_FLOOR_ALL] != 0
     same_col = opts[OPT_SAME_COLUMN] != 0
     a = s.assistants[p]
-    # Per-kind weights.
     card_weight = 0.0
-    infl_weight = 0.0
-    assist_cost = 0.0
     future_share = 0.2
     type_bonus = 0.0
-    allow_block = True
-    if kind == KIND_GREEDY:
-        pass_below = params[0]
-        allow_block = params[1] > 0.5
-    elif kind == KIND_INVESTOR:
+    if kind == KIND_INVESTOR:
         card_weight = params[0]
         infl_weight = params[1]
         assist_cost = params[2]
         pass_below = params[3]
         future_share = params[4]
+        for t in range(N_TYPES):
+            scratch[_TYPEW0 + t] = 1.0
     else:  # specialist
         type_bonus = params[1]
         infl_weight = params[2]
         assist_cost = params[3]
         pass_below = params[4]
-    type_w = np.ones(N_TYPES)
-    if kind == KIND_SPECIALIST:
-        _committed_types(s, p, int(params[0]), type_w)
+        _committed_types(s, p, int(params[0]), scratch, _TYPEW0)
     remaining_buys = s.agents[p] + AGENTS * (N_ROUNDS - s.round)
-    # Value of sending the agent plus k assistants to each column (investor-aware players).
-    infl_val = np.zeros((N_COLUMNS, a + 1))
-    if infl_weight > 0:
-        spread = 1.0 + 0.5 * (s.n_players - 1) * (1.0 - s.n_passed / s.n_players)
-        for col in range(N_COLUMNS):
-            for k in range(a + 1):
-                v = 0.0
+    # Value of sending the agent plus k assistants to each column.
+    spread = 1.0 + 0.5 * (s.n_players - 1) * (1.0 - s.n_passed / s.n_players)
+    for col in range(N_COLUMNS):
+        for k in range(a + 1):
+            v = 0.0
+            if infl_weight > 0:
                 for pos in (col, col + 1):
                     t = s.investors[pos]
-                    worth = type_w[t] * _investor_worth(s, p, t, future_share, remaining_buys) + 0.5
-                    before = _standing(s, p, pos, 0, 0, -1, spread)
-                    after = _standing(s, p, pos, k, 1, col, spread)
+                    worth = scratch[_TYPEW0 + t] * (s.type_count[p, t] + future_share * remaining_buys) + 0.5
+                    before = _standing(s, p, pos, 0, -1, spread)
+                    after = _standing(s, p, pos, k + 1, col, spread)
                     v += worth * (after - before)
-                infl_val[col, k] = infl_weight * v - assist_cost * k
+            scratch[_INFL0 + col * 6 + k] = infl_weight * v - assist_cost * k
     best = -np.inf
     best_action = ACT_PASS
     n_best = 0
@@ -293,9 +373,9 @@ def _heuristic(kind: int, params, s, cards, opts, scores, only_col: int, only_sl
         if card_weight > 0:
             card_v = card_weight * _leading_bonus(s, p, t)
         if type_bonus > 0:
-            card_v += type_bonus * type_w[t]
-        can_l = 1 if cards[c, CARD_LEFT] != 0 and allow_block else 0
-        can_r = 1 if cards[c, CARD_RIGHT] != 0 and allow_block else 0
+            card_v += type_bonus * scratch[_TYPEW0 + t]
+        can_l = 1 if cards[c, CARD_LEFT] != 0 else 0
+        can_r = 1 if cards[c, CARD_RIGHT] != 0 else 0
         for k in range(N_SLOTS):
             if s.slot_card[p, k] >= 0 or (only_slot >= 0 and k != only_slot):
                 continue
@@ -304,20 +384,17 @@ def _heuristic(kind: int, params, s, cards, opts, scores, only_col: int, only_sl
                     nb = bl + br
                     if nb > a:
                         continue
-                    v = _take_delta(s, p, cards, c, k, bl, br, floor_all) + card_v - assist_cost * nb
-                    if nb > 0:
-                        v -= 0.01 * nb  # block only when it strictly pays
+                    v = _take_delta(s, p, cards, c, k, bl, br) + card_v - (assist_cost + 0.01) * nb
+                    iv = -np.inf
                     k_best = 0
-                    if infl_weight > 0:
-                        iv = -np.inf
-                        for kk in range(a - nb + 1):
-                            if infl_val[col, kk] > iv:
-                                iv = infl_val[col, kk]
-                                k_best = kk
-                        v += iv
+                    for kk in range(a - nb + 1):
+                        if scratch[_INFL0 + col * 6 + kk] > iv:
+                            iv = scratch[_INFL0 + col * 6 + kk]
+                            k_best = kk
+                    v += iv
                     idx = col * N_SLOTS + k
-                    if v > scores[idx]:
-                        scores[idx] = v
+                    if v > scratch[idx]:
+                        scratch[idx] = v
                     if v > best + 1e-9:
                         best = v
                         best_action = encode_buy(col, k, bl, br, k_best)
@@ -378,7 +455,7 @@ def mc_action(params, s_arr, cards, inv, opts) -> int:
         rollout_params[2] = 0.4
         rollout_params[3] = 2.0
         rollout_params[4] = 0.2
-    scores = np.empty(N_COLUMNS * N_SLOTS)
+    scores = np.empty(SCRATCH)
     legal = np.empty(N_ACTIONS, dtype=np.int64)
     log = new_log(0)
     # Candidates: the pass (if legal) and the rollout player's best take per (column, slot).
@@ -432,8 +509,27 @@ def mc_action(params, s_arr, cards, inv, opts) -> int:
 @njit(cache=True)
 def _best_take_at(kind: int, params, s, cards, opts, col: int, slot: int) -> int:
     """The heuristic's best buy restricted to one column and slot."""
-    scores = np.empty(N_COLUMNS * N_SLOTS)
-    return _heuristic(kind, params, s, cards, opts, scores, col, slot, False)
+    scratch = np.empty(SCRATCH)
+    if kind == KIND_GREEDY:
+        return _greedy_take_at(s, cards, col, slot)
+    return _investor_like(kind, params, s, cards, opts, scratch, col, slot, False)
+
+
+@njit(cache=True)
+def _greedy_take_at(s, cards, col: int, slot: int) -> int:
+    p = s.order[s.turn]
+    c = s.factory[col]
+    a = s.assistants[p]
+    best = _take_delta(s, p, cards, c, slot, 0, 0)
+    action = encode_buy(col, slot, 0, 0, 0)
+    for bl in range(2 if cards[c, CARD_LEFT] != 0 else 1):
+        for br in range(2 if cards[c, CARD_RIGHT] != 0 else 1):
+            if 0 < bl + br <= a:
+                w = _take_delta(s, p, cards, c, slot, bl, br)
+                if w > best:
+                    best = w
+                    action = encode_buy(col, slot, bl, br, 0)
+    return action
 
 
 # ---------------------------------------------------------------- dispatch

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.core.rng import below, u64_at
+from simlab.core.rng import below, derive_key, u64_at
 from simlab.games.sentient.data import (
     CARD_COND,
     CARD_LEFT,
@@ -192,6 +192,32 @@ def card_points(cards, ci: int, left: int, right: int, floor_all: bool) -> int:
     return vp if ok else 0
 
 
+# The kernels read a card table: the data columns (``data.CARD_*``) followed by each card's
+# points for every pair of final dice, so that scoring is one lookup: ``points(...)``.
+PTS0 = 8
+
+
+@njit(cache=True)
+def card_table(raw, opts) -> np.ndarray:
+    """The card table the kernels use: ``raw`` (data.card_array) plus precomputed points."""
+    n = raw.shape[0]
+    out = np.zeros((n, PTS0 + 49), dtype=np.int32)
+    floor_all = opts[OPT_SERVICE_FLOOR_ALL] != 0
+    for c in range(n):
+        for j in range(raw.shape[1]):
+            out[c, j] = raw[c, j]
+        for left in range(1, 7):
+            for right in range(1, 7):
+                out[c, PTS0 + left * 7 + right] = card_points(raw, c, left, right, floor_all)
+    return out
+
+
+@njit(cache=True, inline="always")
+def points(cards, c: int, left: int, right: int) -> int:
+    """Points card c scores between dice ``left`` and ``right`` (table lookup, options applied)."""
+    return cards[c, PTS0 + left * 7 + right]
+
+
 @njit(cache=True, inline="always")
 def _event(log, code: int) -> int:
     """Reserve a log row for an event; -1 when the log records nothing or is full."""
@@ -262,11 +288,8 @@ def _discard(s, c: int) -> None:
 
 
 @njit(cache=True)
-def setup(s, seed: np.uint64, n_players: int, keys, cards, inv, opts, log) -> None:
-    """Set up a new game (rulebook ПОДГОТОВКА К ИГРЕ) and its first round.
-
-    ``keys`` are the game's stream keys (``rng.stream_keys(seed, N_STREAMS)``).
-    """
+def setup(s, seed: np.uint64, n_players: int, cards, inv, opts, log) -> None:
+    """Set up a new game (rulebook ПОДГОТОВКА К ИГРЕ) and its first round from its seed."""
     s.seed = seed
     s.n_players = n_players
     s.round = 1
@@ -275,7 +298,7 @@ def setup(s, seed: np.uint64, n_players: int, keys, cards, inv, opts, log) -> No
     s.n_reshuffles = 0
     s.n_sweeps = 0
     for k in range(N_STREAMS):
-        s.rng_key[k] = keys[k]
+        s.rng_key[k] = derive_key(seed, np.uint64(k))
         s.rng_ctr[k] = 0
     n_cards = cards.shape[0]
     s.n_cards = n_cards
@@ -289,7 +312,7 @@ def setup(s, seed: np.uint64, n_players: int, keys, cards, inv, opts, log) -> No
     n_start = 0
     while n_start < inv.shape[1] and inv[3, n_start] >= 0:
         n_start += 1
-    sections = np.empty(n_start, dtype=np.int8)
+    sections = s.scratch
     for i in range(n_start):
         sections[i] = inv[3, i]
     _shuffle(s, sections, n_start, STREAM_SETUP)
@@ -505,13 +528,13 @@ def apply_action(s, action: int, cards, inv, opts, log) -> None:
 
 
 @njit(cache=True)
-def score_network(s, p: int, cards, floor_all: bool) -> int:
+def score_network(s, p: int, cards) -> int:
     """Points the seat's network scores with the dice as they are now."""
     tot = 0
     for k in range(N_SLOTS):
         c = s.slot_card[p, k]
         if c >= 0:
-            tot += card_points(cards, c, s.dice[p, k], s.dice[p, k + 1], floor_all)
+            tot += points(cards, c, s.dice[p, k], s.dice[p, k + 1])
     return tot
 
 
@@ -521,8 +544,8 @@ def award_investors(s, opts, log) -> None:
     n = s.n_players
     skip_agents = opts[OPT_AGENT_TIEBREAK_SKIP] != 0
     runner_min = opts[OPT_RUNNER_UP_MIN]
-    infl = np.zeros(4, dtype=np.int64)
-    agents = np.zeros(4, dtype=np.int64)
+    infl = s.work[0]
+    agents = s.work[1]
     for pos in range(N_INVESTORS):
         lo = max(pos - 1, 0)
         hi = min(pos, N_COLUMNS - 1)
@@ -575,13 +598,12 @@ def end_round(s, cards, inv, opts, log) -> None:
     """Score cards, attract investors, then prepare the next round or end the game."""
     n = s.n_players
     r = s.round
-    floor_all = opts[OPT_SERVICE_FLOOR_ALL] != 0
     for p in range(n):
         for k in range(N_SLOTS):
             c = s.slot_card[p, k]
             if c < 0:
                 continue
-            pts = card_points(cards, c, s.dice[p, k], s.dice[p, k + 1], floor_all)
+            pts = points(cards, c, s.dice[p, k], s.dice[p, k + 1])
             s.card_vp[p] += pts
             s.round_vp[p, r - 1] += pts
             e = _event(log, EV_CARD_SCORED)

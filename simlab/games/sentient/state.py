@@ -14,6 +14,7 @@ Layout (P = seat 0..3, C = factory column 0..3, S = network slot 0..3, D = die 0
               owned[P, 12] owned_n[P] (every card a seat bought, all rounds)
     scoring   type_count[P, T] investors_held[P, T] start_investor[P]
               card_vp[P] round_vp[P, 3] second_vp[P] investor_vp[P] total[P] rank[P] winner[P]
+    scratch   scratch[8] work[2, P]: room for kernels that would otherwise allocate
     chance    rng_key[K] rng_ctr[K]: K = 4 chance streams + one per seat (see STREAM_*)
 
 Card indices are rows of the card array (``data.SentientData.card_array``), not printed ids.
@@ -89,6 +90,8 @@ STATE_DTYPE = np.dtype(
         ("total", np.int16, (MAX_PLAYERS,)),
         ("rank", np.int8, (MAX_PLAYERS,)),
         ("winner", np.int8, (MAX_PLAYERS,)),
+        ("scratch", np.int8, (8,)),
+        ("work", np.int32, (2, MAX_PLAYERS)),
         ("rng_key", np.uint64, (N_STREAMS,)),
         ("rng_ctr", np.uint64, (N_STREAMS,)),
     ]
