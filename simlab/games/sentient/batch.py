@@ -7,7 +7,8 @@ from numba import njit
 
 from simlab.games.sentient.players import KIND_GREEDY, NEEDS_LEGAL, SCRATCH, choose_action, greedy_action
 from simlab.games.sentient.rules import N_ACTIONS, apply_action, investor_count, legal_actions, new_log, setup
-from simlab.games.sentient.state import MAX_PLAYERS, N_ROUNDS, N_TYPES, STATE_DTYPE
+from simlab.games.sentient.data import TYPES
+from simlab.games.sentient.state import N_ROUNDS, N_TYPES, STATE_DTYPE
 
 # Columns of the per-game output.
 G_TURNS, G_RESHUFFLES, G_SWEEPS, G_N_WINNERS, G_WINNER_MASK = range(5)
@@ -29,6 +30,23 @@ S_ROUND_VP0 = S_CARDS0 + N_TYPES  # card VP per round (3 columns)
 S_INVESTORS0 = S_ROUND_VP0 + N_ROUNDS  # investor tokens held per type (5 columns)
 N_SEAT_COLS = S_INVESTORS0 + N_TYPES
 
+GAME_COLUMNS = ["turns", "reshuffles", "sweeps", "n_winners", "winner_mask"]
+SEAT_COLUMNS = [
+    "score",
+    "card_vp",
+    "second_place_vp",
+    "investor_vp",
+    "rank",
+    "winner",
+    "investors",
+    "start_investor",
+    "first_in_round1",
+    *[f"cards_{t}" for t in TYPES],
+    *[f"round{r + 1}_card_vp" for r in range(N_ROUNDS)],
+    *[f"investors_{t}" for t in TYPES],
+]
+assert len(GAME_COLUMNS) == N_GAME_COLS and len(SEAT_COLUMNS) == N_SEAT_COLS
+
 
 @njit(cache=True)
 def play_games(seeds, n_players: int, kinds, params, lineup, cards, inv, opts, out_games, out_seats) -> None:
@@ -44,7 +62,6 @@ def play_games(seeds, n_players: int, kinds, params, lineup, cards, inv, opts, o
     log = new_log(0)
     for i in range(seeds.shape[0]):
         setup(s, seeds[i], n_players, cards, inv, opts, log)
-        first = s.order[0]
         li = lineup[i]
         while not s.over:
             p = s.order[s.turn]
@@ -58,11 +75,11 @@ def play_games(seeds, n_players: int, kinds, params, lineup, cards, inv, opts, o
                         n_legal = legal_actions(s, cards, opts, legal)
                 a = choose_action(kind, params[li, p], s_arr, legal, n_legal, cards, inv, opts, scores)
             apply_action(s, a, cards, inv, opts, log)
-        write_results(s, i, first, out_games, out_seats)
+        write_results(s, i, out_games, out_seats)
 
 
 @njit(cache=True)
-def write_results(s, i: int, first: int, out_games, out_seats) -> None:
+def write_results(s, i: int, out_games, out_seats) -> None:
     """Copy a finished game's results into row i of the output arrays."""
     n = s.n_players
     out_games[i, G_TURNS] = s.n_turns
@@ -86,12 +103,10 @@ def write_results(s, i: int, first: int, out_games, out_seats) -> None:
         out_seats[r, S_WINNER] = s.winner[p]
         out_seats[r, S_INVESTORS] = investor_count(s, p)
         out_seats[r, S_START_INVESTOR] = s.start_investor[p]
-        out_seats[r, S_FIRST_IN_ROUND1] = first == p
+        out_seats[r, S_FIRST_IN_ROUND1] = s.first_seat == p
         for t in range(N_TYPES):
             out_seats[r, S_CARDS0 + t] = s.type_count[p, t]
             out_seats[r, S_INVESTORS0 + t] = s.investors_held[p, t]
         for k in range(N_ROUNDS):
             out_seats[r, S_ROUND_VP0 + k] = s.round_vp[p, k]
 
-
-assert MAX_PLAYERS == 4

@@ -12,11 +12,11 @@ that ask for them, see ``NEEDS_LEGAL``); randomness comes only from the seat's o
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
+from simlab.core.game import BuiltinPlayer
 from simlab.core.rng import below, derive_key
 from simlab.games.sentient.data import CARD_LEFT, CARD_RIGHT, CARD_TYPE
 from simlab.games.sentient.rules import (
@@ -51,26 +51,15 @@ KIND_MC = 4
 N_PARAMS = 8
 
 
-@dataclass(frozen=True)
-class PlayerInfo:
-    """A built-in player: its kind number, parameter names with defaults, and what it does."""
-
-    name: str
-    kind: int
-    params: dict[str, float]
-    description: str
-    param_help: dict[str, str]
-
-
-BUILTIN_PLAYERS: dict[str, PlayerInfo] = {
-    "random": PlayerInfo(
+BUILTIN_PLAYERS: dict[str, BuiltinPlayer] = {
+    "random": BuiltinPlayer(
         "random",
         KIND_RANDOM,
         {},
         "uniform over the legal actions (every take, block and influence choice, and the pass)",
         {},
     ),
-    "greedy": PlayerInfo(
+    "greedy": BuiltinPlayer(
         "greedy",
         KIND_GREEDY,
         {"pass_below": 1.0, "block": 1.0},
@@ -80,7 +69,7 @@ BUILTIN_PLAYERS: dict[str, PlayerInfo] = {
             "block": "1 to use assistants to block calibration symbols, 0 never",
         },
     ),
-    "investor": PlayerInfo(
+    "investor": BuiltinPlayer(
         "investor",
         KIND_INVESTOR,
         {"card_weight": 1.0, "influence_weight": 1.0, "assistant_cost": 0.4, "pass_below": 2.0, "future_share": 0.2},
@@ -93,7 +82,7 @@ BUILTIN_PLAYERS: dict[str, PlayerInfo] = {
             "future_share": "expected share of its future buys of each type",
         },
     ),
-    "specialist": PlayerInfo(
+    "specialist": BuiltinPlayer(
         "specialist",
         KIND_SPECIALIST,
         {"n_types": 2.0, "type_bonus": 2.5, "influence_weight": 1.0, "assistant_cost": 0.4, "pass_below": 2.0},
@@ -106,7 +95,7 @@ BUILTIN_PLAYERS: dict[str, PlayerInfo] = {
             "pass_below": "pass (and sweep) when the best action is worth less than this",
         },
     ),
-    "mc": PlayerInfo(
+    "mc": BuiltinPlayer(
         "mc",
         KIND_MC,
         {"iterations": 200.0, "candidates": 8.0, "rollout": 2.0},
@@ -119,16 +108,6 @@ BUILTIN_PLAYERS: dict[str, PlayerInfo] = {
     ),
 }
 NEEDS_LEGAL = (KIND_RANDOM,)
-
-
-def param_vector(info: PlayerInfo, overrides: dict[str, float]) -> np.ndarray:
-    """The parameter vector of a built-in player, defaults overlaid with ``overrides``."""
-    values = dict(info.params)
-    values.update(overrides)
-    vec = np.zeros(N_PARAMS, dtype=np.float64)
-    for i, name in enumerate(info.params):
-        vec[i] = float(values[name])
-    return vec
 
 
 # ---------------------------------------------------------------- evaluation helpers

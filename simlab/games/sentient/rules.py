@@ -337,6 +337,7 @@ def setup(s, seed: np.uint64, n_players: int, cards, inv, opts, log) -> None:
         s.order[p] = p
     # Step 7: turn-order markers shuffled into the first stack.
     _shuffle(s, s.order, n_players, STREAM_SETUP)
+    s.first_seat = s.order[0]
     start_round(s, cards, inv, opts, log)
 
 
@@ -673,3 +674,25 @@ def _finishes_before(s, q: int, p: int) -> bool:
     if s.total[q] != s.total[p]:
         return s.total[q] > s.total[p]
     return investor_count(s, q) > investor_count(s, p)
+
+
+# ---------------------------------------------------------------- entry points for Python
+# Python cannot hand a record to a kernel cheaply, so these take the one-element state array.
+
+
+@njit(cache=True)
+def py_setup(s_arr, seed: np.uint64, n_players: int, cards, inv, opts, log, legal) -> int:
+    """Set up a game; return the number of legal actions written to ``legal``."""
+    s = s_arr[0]
+    setup(s, seed, n_players, cards, inv, opts, log)
+    return legal_actions(s, cards, opts, legal)
+
+
+@njit(cache=True)
+def py_step(s_arr, action: int, cards, inv, opts, log, legal) -> int:
+    """Apply ``action``; return the next player's legal actions count (0 once the game is over)."""
+    s = s_arr[0]
+    apply_action(s, action, cards, inv, opts, log)
+    if s.over:
+        return 0
+    return legal_actions(s, cards, opts, legal)

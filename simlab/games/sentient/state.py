@@ -3,7 +3,8 @@
 Layout (P = seat 0..3, C = factory column 0..3, S = network slot 0..3, D = die 0..4):
 
     game      n_players  round(1..3, 4 = over)  over  turn (index into order)  n_turns
-    turn      order[P]        current round's marker stack, top (first) first
+    turn      order[P]        current round's marker stack, top (first) first; first_seat
+                              is the seat that opened round 1
     order     pass_seq[P]     seats in the order they passed this round; n_passed
     per seat  passed[P] agents[P] assistants[P]          pieces left this round
     network   dice[P, D]      current die faces 1..6; round_dice[P, D] the roll
@@ -58,6 +59,7 @@ STATE_DTYPE = np.dtype(
         ("n_turns", np.int16),
         ("n_reshuffles", np.int16),
         ("n_sweeps", np.int16),
+        ("first_seat", np.int8),
         ("order", np.int8, (MAX_PLAYERS,)),
         ("pass_seq", np.int8, (MAX_PLAYERS,)),
         ("n_passed", np.int8),

@@ -1,0 +1,96 @@
+"""The Python driver loop: one game, any mix of Python and compiled players.
+
+Each decision goes to the seat's player: compiled players are asked through the game's
+compiled dispatch, Python players get an observation and the legal actions. Every action a
+Python player returns is checked; an illegal one stops the game with an error naming the
+player, the seat, the game seed and the action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from simlab.core.errors import IllegalActionError, PlayerError
+from simlab.core.game import Game
+from simlab.core.player import ResolvedPlayer
+from simlab.core.rng import derive_key
+
+TRACE_CAPACITY = 4096
+
+
+@dataclass
+class GameRecord:
+    """A finished game: its final state, results and (when recorded) trace events."""
+
+    seed: int
+    state: np.ndarray
+    seats: list[dict[str, Any]]
+    game: dict[str, Any]
+    events: list[dict[str, Any]] = field(default_factory=list)
+    decisions: int = 0
+
+
+def play_game(
+    game: Game,
+    rules: Any,
+    players: Sequence[ResolvedPlayer],
+    seed: int,
+    *,
+    record_events: bool = False,
+    instances: Sequence[Any] | None = None,
+    on_step: Callable[[np.ndarray, int, int], None] | None = None,
+) -> GameRecord:
+    """Play one game from its 64-bit game seed through the Python driver.
+
+    ``instances`` reuses Python player objects (one per seat, None for compiled seats);
+    ``on_step(state, seat, action)`` is called after every action (used by tests).
+    """
+    n = len(players)
+    log = game.new_log(TRACE_CAPACITY if record_events else 0)
+    state, legal = game.new_game(rules, seed, log)
+    if instances is None:
+        instances = [None if p.compiled else p.make() for p in players]
+    for seat, (p, inst) in enumerate(zip(players, instances, strict=True)):
+        if inst is not None and hasattr(inst, "start_game"):
+            seat_seed = int(derive_key(np.uint64(seed), np.uint64(1000 + seat)))
+            inst.start_game(seat, n, seat_seed)
+    decisions = 0
+    while len(legal):
+        seat = game.current_player(state)
+        player = players[seat]
+        if player.compiled:
+            action = game.compiled_action(rules, state, player.kind, player.params, legal)
+        else:
+            action = _ask(game, rules, state, legal, player, instances[seat], seat, seed)
+        legal = game.step(rules, state, action, log)
+        decisions += 1
+        if on_step is not None:
+            on_step(state, seat, action)
+    events = game.trace_events(rules, log) if record_events else []
+    return GameRecord(seed, state, game.seat_results(rules, state), game.game_results(rules, state), events, decisions)
+
+
+def _ask(game: Game, rules: Any, state: np.ndarray, legal: np.ndarray, player: ResolvedPlayer, inst: Any,
+         seat: int, seed: int) -> int:
+    obs = game.observation(rules, state, legal)
+    legal_list = legal.tolist()
+    try:
+        action = inst.choose(obs, legal_list)
+    except PlayerError:
+        raise
+    except Exception as exc:
+        raise PlayerError(
+            f"player {player.label} (seat {seat}) raised {type(exc).__name__}: {exc} in game seed {seed}"
+        ) from exc
+    if isinstance(action, np.integer):
+        action = int(action)
+    if not isinstance(action, int) or isinstance(action, bool) or action not in legal_list:
+        raise IllegalActionError(
+            f"player {player.label} (seat {seat}) returned illegal action {action!r} in game seed {seed} "
+            f"(turn {game.describe_turn(rules, state)}; {len(legal_list)} legal actions)"
+        )
+    return action

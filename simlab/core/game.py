@@ -1,0 +1,166 @@
+"""The contract every game implements, and the registry of games.
+
+A game is a :class:`Game` subclass registered under its short name. Its rules live in
+compiled kernels over a state record (one-element numpy structured array); this class is
+the thin Python face the driver, the batch runner, the CLI and the renderers use.
+
+A *ruleset* is what a set of games shares: the loaded data, the resolved options and the
+arrays the kernels read. It is built once by :meth:`Game.ruleset` and passed to every call.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from simlab.core.errors import SimlabError
+
+
+@dataclass(frozen=True)
+class BuiltinPlayer:
+    """A built-in compiled player: kind number, parameters with defaults, description."""
+
+    name: str
+    kind: int
+    params: dict[str, float]
+    description: str
+    param_help: dict[str, str] = field(default_factory=dict)
+
+
+class Game(ABC):
+    """One game's rules and everything the toolkit needs to play, log and store it."""
+
+    name: str = ""
+    title: str = ""
+    min_players: int = 2
+    max_players: int = 4
+    summary: str = ""
+
+    # ---- content and rules
+    @abstractmethod
+    def ruleset(self, n_players: int, options: dict[str, Any] | None = None, data: Any = None) -> Any:
+        """Everything the kernels need for games of ``n_players`` with these options and data."""
+
+    @abstractmethod
+    def option_table(self) -> dict[str, Any]:
+        """The game's rule options (name -> ``Option``)."""
+
+    # ---- one game, step by step (the Python driver)
+    @abstractmethod
+    def new_game(self, rules: Any, seed: int, log: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Set up a game from its 64-bit game seed; returns (state array, legal actions)."""
+
+    @abstractmethod
+    def step(self, rules: Any, state: np.ndarray, action: int, log: np.ndarray) -> np.ndarray:
+        """Apply ``action`` for the current player; returns the next legal actions (empty at the end)."""
+
+    @abstractmethod
+    def current_player(self, state: np.ndarray) -> int:
+        """The seat to act."""
+
+    @abstractmethod
+    def is_over(self, state: np.ndarray) -> bool:
+        """Whether the game has ended."""
+
+    @abstractmethod
+    def new_log(self, capacity: int) -> np.ndarray:
+        """An event log for ``capacity`` events (0 records nothing)."""
+
+    # ---- results
+    @abstractmethod
+    def seat_results(self, rules: Any, state: np.ndarray) -> list[dict[str, Any]]:
+        """Per-seat results and statistics of a finished game (the seats table's columns)."""
+
+    @abstractmethod
+    def game_results(self, rules: Any, state: np.ndarray) -> dict[str, Any]:
+        """Per-game statistics of a finished game (the games table's columns)."""
+
+    # ---- players
+    @abstractmethod
+    def builtin_players(self) -> dict[str, BuiltinPlayer]:
+        """The built-in compiled players by name."""
+
+    @abstractmethod
+    def compiled_action(self, rules: Any, state: np.ndarray, kind: int, params: np.ndarray, legal: np.ndarray) -> int:
+        """The action a built-in compiled player picks in this position."""
+
+    @abstractmethod
+    def observation(self, rules: Any, state: np.ndarray, legal: np.ndarray) -> Any:
+        """What a Python player sees: the position from the current seat's view."""
+
+    @abstractmethod
+    def play_batch(
+        self,
+        rules: Any,
+        seeds: np.ndarray,
+        kinds: np.ndarray,
+        params: np.ndarray,
+        lineup: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Compiled batch loop: (per-game array, per-seat array) for these seeds and line-ups."""
+
+    @abstractmethod
+    def batch_columns(self, rules: Any) -> tuple[list[str], list[str]]:
+        """Column names of the batch arrays (games, seats); match game_/seat_results keys."""
+
+    # ---- text
+    @abstractmethod
+    def describe_action(self, rules: Any, state: np.ndarray, action: int) -> str:
+        """A one-line human description of ``action`` in this position."""
+
+    @abstractmethod
+    def render(self, rules: Any, state: np.ndarray, seat: int | None = None) -> str:
+        """The position as text (from ``seat``'s view when given)."""
+
+    @abstractmethod
+    def trace_events(self, rules: Any, log: np.ndarray) -> list[dict[str, Any]]:
+        """The event log as trace dicts (each with an ``"event"`` key)."""
+
+    @abstractmethod
+    def start_event(self, rules: Any, state: np.ndarray, players: list[str], game_index: int) -> dict[str, Any]:
+        """The trace's ``game_start`` event (the state may be from any point of the game)."""
+
+    @abstractmethod
+    def final_event(self, rules: Any, state: np.ndarray) -> dict[str, Any]:
+        """The trace's ``final`` event of a finished game."""
+
+    @abstractmethod
+    def describe_turn(self, rules: Any, state: np.ndarray) -> str:
+        """Where the game stands, in a few words (used in error messages)."""
+
+    @abstractmethod
+    def log_lines(self, events: list[dict[str, Any]]) -> list[str]:
+        """The readable game log for these trace events."""
+
+
+_REGISTRY: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    """Add a game to the registry under ``game.name``."""
+    _REGISTRY[game.name] = game
+    return game
+
+
+def get_game(name: str | Game) -> Game:
+    """The registered game called ``name`` (a Game passes through)."""
+    if isinstance(name, Game):
+        return name
+    _load_builtin_games()
+    if name not in _REGISTRY:
+        known = ", ".join(sorted(_REGISTRY))
+        raise SimlabError(f"unknown game '{name}' (known: {known})")
+    return _REGISTRY[name]
+
+
+def all_games() -> list[Game]:
+    """Every registered game, by name."""
+    _load_builtin_games()
+    return [_REGISTRY[k] for k in sorted(_REGISTRY)]
+
+
+def _load_builtin_games() -> None:
+    import simlab.games.sentient  # noqa: F401  (registers itself)

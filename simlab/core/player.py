@@ -1,0 +1,197 @@
+"""The player contract and player specs.
+
+A **Python player** is any object with ``choose(obs, legal) -> action``; subclass
+:class:`Player` to get a per-game random generator (``self.rng``, seeded from the seat's own
+stream) and the optional ``start_game`` hook. ``obs`` is the game's observation of the
+current position (``obs.describe(a)`` gives a readable line for any action); ``legal`` is
+the list of legal action codes, and the player returns one of them.
+
+A **compiled player** is one of a game's built-in ``@njit`` players, picked by a kind number
+and a parameter vector; only those run in the compiled batch loop.
+
+Players are named by spec strings: ``greedy``, ``greedy(pass_below=2)``,
+``sentient:investor``, ``path/to/file.py:ClassName`` (optionally ``(...)`` keyword
+arguments for the class) and ``human``.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import re
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simlab.core.errors import PlayerError
+from simlab.core.game import Game
+
+
+class Player:
+    """Base class for Python players: override :meth:`choose`."""
+
+    name = "python"
+    rng: np.random.Generator
+
+    def start_game(self, seat: int, n_players: int, seed: int) -> None:
+        """Called before each game; ``seed`` comes from the seat's own random stream."""
+        self.seat = seat
+        self.n_players = n_players
+        self.rng = np.random.default_rng(seed)
+
+    def choose(self, obs: Any, legal: Sequence[int]) -> int:
+        """Return one of ``legal``."""
+        raise PlayerError(f"{type(self).__name__} does not define choose(obs, legal)")
+
+
+@dataclass
+class PlayerSpec:
+    """A parsed player spec string."""
+
+    text: str
+    source: str  # "builtin", "file", "human"
+    name: str
+    params: dict[str, Any] = field(default_factory=dict)
+    path: str | None = None
+    game: str | None = None
+
+
+@dataclass
+class ResolvedPlayer:
+    """A player ready to play: compiled (kind + params) or a factory of Python players."""
+
+    label: str
+    compiled: bool
+    kind: int = -1
+    params: np.ndarray | None = None
+    factory: Callable[[], Any] | None = None
+    interactive: bool = False
+
+    def make(self) -> Any:
+        """A fresh Python player instance (Python players only)."""
+        assert self.factory is not None
+        return self.factory()
+
+
+_SPEC_RE = re.compile(r"^\s*(?P<head>[^()]+?)\s*(?:\((?P<args>.*)\))?\s*$", re.S)
+
+
+def _parse_args(text: str, spec: str) -> dict[str, Any]:
+    if not text or not text.strip():
+        return {}
+    try:
+        call = ast.parse(f"f({text})", mode="eval").body
+    except SyntaxError:
+        raise PlayerError(f"player '{spec}': cannot read the parameters '({text})'") from None
+    assert isinstance(call, ast.Call)
+    if call.args:
+        raise PlayerError(f"player '{spec}': parameters must be given as name=value")
+    out: dict[str, Any] = {}
+    for kw in call.keywords:
+        try:
+            out[str(kw.arg)] = ast.literal_eval(kw.value)
+        except ValueError:
+            raise PlayerError(f"player '{spec}': parameter '{kw.arg}' is not a literal value") from None
+    return out
+
+
+def parse_player_spec(text: str) -> PlayerSpec:
+    """Parse ``name``, ``name(k=v)``, ``game:name``, ``file.py:Class`` or ``human``."""
+    m = _SPEC_RE.match(text)
+    if not m or not m.group("head"):
+        raise PlayerError(f"player '{text}': not a player spec (e.g. greedy, greedy(pass_below=2), my.py:MyPlayer)")
+    head = m.group("head").strip()
+    params = _parse_args(m.group("args") or "", text)
+    if head == "human":
+        return PlayerSpec(text.strip(), "human", "human", params)
+    if ":" in head:
+        left, right = head.rsplit(":", 1)
+        if left.endswith(".py") or "/" in left or "\\" in left:
+            return PlayerSpec(text.strip(), "file", right, params, path=left)
+        return PlayerSpec(text.strip(), "builtin", right, params, game=left)
+    return PlayerSpec(text.strip(), "builtin", head, params)
+
+
+def _load_class(path: str, class_name: str, spec_text: str) -> type:
+    file = Path(path)
+    if not file.is_file():
+        raise PlayerError(f"player '{spec_text}': file {path} not found")
+    module_name = f"simlab_user_{abs(hash(str(file.resolve())))}"
+    if module_name in sys.modules:
+        module = sys.modules[module_name]
+    else:
+        loader_spec = importlib.util.spec_from_file_location(module_name, file)
+        if loader_spec is None or loader_spec.loader is None:
+            raise PlayerError(f"player '{spec_text}': cannot load {path} as Python")
+        module = importlib.util.module_from_spec(loader_spec)
+        try:
+            loader_spec.loader.exec_module(module)
+        except SyntaxError as exc:
+            raise PlayerError(f"player file {path}:{exc.lineno}: syntax error: {exc.msg}") from None
+        except Exception as exc:
+            raise PlayerError(f"player file {path}: failed to import: {type(exc).__name__}: {exc}") from None
+        sys.modules[module_name] = module
+    cls = getattr(module, class_name, None)
+    if cls is None:
+        raise PlayerError(f"player file {path}: no class '{class_name}'")
+    if not isinstance(cls, type) or not callable(getattr(cls, "choose", None)):
+        raise PlayerError(f"player file {path}: '{class_name}' is not a class with a choose(obs, legal) method")
+    return cls
+
+
+def resolve_player(game: Game, spec: str | PlayerSpec | ResolvedPlayer) -> ResolvedPlayer:
+    """Turn a spec into a player of ``game``; raises PlayerError naming what is wrong."""
+    if isinstance(spec, ResolvedPlayer):
+        return spec
+    parsed = spec if isinstance(spec, PlayerSpec) else parse_player_spec(spec)
+    if parsed.source == "human":
+        from simlab.players.human import HumanPlayer
+
+        return ResolvedPlayer("human", False, factory=lambda: HumanPlayer(**parsed.params), interactive=True)
+    if parsed.source == "file":
+        assert parsed.path is not None
+        cls = _load_class(parsed.path, parsed.name, parsed.text)
+        kwargs = parsed.params
+
+        def factory() -> Any:
+            try:
+                return cls(**kwargs)
+            except TypeError as exc:
+                raise PlayerError(f"player '{parsed.text}': cannot create {parsed.name}: {exc}") from None
+
+        factory()  # fail now, not in the middle of a run
+        return ResolvedPlayer(parsed.text, False, factory=factory)
+    if parsed.game and parsed.game != game.name:
+        raise PlayerError(f"player '{parsed.text}' belongs to game '{parsed.game}', not '{game.name}'")
+    builtins = game.builtin_players()
+    if parsed.name not in builtins:
+        known = ", ".join(sorted([*builtins, "human"]))
+        raise PlayerError(f"unknown player '{parsed.name}' for {game.name} (known: {known}; or file.py:Class)")
+    info = builtins[parsed.name]
+    for key, value in parsed.params.items():
+        if key not in info.params:
+            known = ", ".join(info.params) or "none"
+            raise PlayerError(f"player '{parsed.text}': unknown parameter '{key}' (parameters: {known})")
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise PlayerError(f"player '{parsed.text}': parameter '{key}' must be a number")
+    values = {**info.params, **parsed.params}
+    vec = np.zeros(8, dtype=np.float64)
+    for i, name in enumerate(info.params):
+        vec[i] = float(values[name])
+    label = info.name
+    if parsed.params:
+        label += "(" + ", ".join(f"{k}={v}" for k, v in parsed.params.items()) + ")"
+    return ResolvedPlayer(label, True, kind=info.kind, params=vec)
+
+
+def resolve_players(game: Game, specs: Sequence[str | PlayerSpec | ResolvedPlayer]) -> list[ResolvedPlayer]:
+    """Resolve one spec per seat, checking the player count against the game's."""
+    if not game.min_players <= len(specs) <= game.max_players:
+        raise PlayerError(
+            f"{game.name} takes {game.min_players}-{game.max_players} players; {len(specs)} were given"
+        )
+    return [resolve_player(game, s) for s in specs]

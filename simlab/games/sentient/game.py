@@ -1,0 +1,262 @@
+"""Sentient's Python face: the Game contract over the compiled kernels."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from simlab.core.game import BuiltinPlayer, Game
+from simlab.core.options import resolve_options
+from simlab.core.rng import game_seed
+from simlab.games.sentient import batch as batch_mod
+from simlab.games.sentient import render
+from simlab.games.sentient.data import TYPES, SentientData, load_data
+from simlab.games.sentient.players import BUILTIN_PLAYERS, SCRATCH, choose_action
+from simlab.games.sentient.rules import (
+    ACT_PASS,
+    ACT_PASS_NO_SWEEP,
+    N_ACTIONS,
+    card_table,
+    decode_buy,
+    new_log,
+    option_array,
+    py_setup,
+    py_step,
+)
+from simlab.games.sentient.state import MAX_PLAYERS, MIN_PLAYERS, N_ROUNDS, STATE_DTYPE, STREAM_SEAT0
+
+
+@dataclass
+class SentientRules:
+    """A ruleset: data, resolved options and the arrays the kernels read."""
+
+    n_players: int
+    data: SentientData
+    options: dict[str, Any]
+    opts: np.ndarray
+    cards: np.ndarray
+    inv: np.ndarray
+
+    @property
+    def card_ids(self) -> np.ndarray:
+        """Printed card id of each card index."""
+        return self.cards[:, 0]
+
+
+@dataclass(frozen=True)
+class Buy:
+    """A decoded buy: factory column, network slot, blocked corners, influence assistants."""
+
+    column: int
+    slot: int
+    block_left: bool
+    block_right: bool
+    influence: int
+    is_pass: bool = False
+    sweep: bool = False
+
+
+def decode_action(action: int) -> Buy:
+    """The parts of an action code (a pass comes back with ``is_pass`` set)."""
+    if action in (ACT_PASS, ACT_PASS_NO_SWEEP):
+        return Buy(-1, -1, False, False, 0, is_pass=True, sweep=action == ACT_PASS)
+    col, slot, bl, br, infl = decode_buy(action)
+    return Buy(col, slot, bool(bl), bool(br), infl)
+
+
+class SentientObservation:
+    """What a Python player sees on its turn.
+
+    Attributes: ``seat``, ``round``, ``legal`` (action codes), ``state`` (a copy of the state
+    record with the deck order hidden), ``rules``. Helpers: ``decode(a)``, ``describe(a)``,
+    ``render()``, ``card(index)`` (the printed card of a card index), ``dice``, ``factory``.
+    """
+
+    def __init__(self, game: SentientGame, rules: SentientRules, state: np.ndarray, legal: np.ndarray) -> None:
+        self._game = game
+        self.rules = rules
+        self._state = state
+        self.legal = legal.tolist()
+        rec = state[0]
+        self.seat = int(rec["order"][rec["turn"]])
+        self.round = int(rec["round"])
+
+    @property
+    def state(self) -> np.void:
+        """A copy of the state record; the deck is sorted so its order is not revealed."""
+        copy = self._state.copy()[0]
+        n = int(copy["deck_n"])
+        copy["deck"][:n] = np.sort(copy["deck"][:n])
+        copy["rng_key"][:] = 0
+        return copy
+
+    @property
+    def dice(self) -> list[int]:
+        """This seat's five dice, left to right."""
+        return [int(x) for x in self._state[0]["dice"][self.seat]]
+
+    @property
+    def factory(self) -> list[int]:
+        """Card index in each factory column (-1 if empty)."""
+        return [int(x) for x in self._state[0]["factory"]]
+
+    def card(self, index: int) -> Any:
+        """The printed card (data.Card) of a card index."""
+        return self.rules.data.cards[index]
+
+    def decode(self, action: int) -> Buy:
+        """The parts of an action code."""
+        return decode_action(action)
+
+    def describe(self, action: int) -> str:
+        """A one-line description of an action."""
+        return self._game.describe_action(self.rules, self._state, action)
+
+    def render(self) -> str:
+        """The position as text, from this seat's view."""
+        return self._game.render(self.rules, self._state, self.seat)
+
+
+class SentientGame(Game):
+    """Sentient (Renegade, 2017): robots calibrate dice networks; investors reward majorities."""
+
+    name = "sentient"
+    title = "Sentient"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    summary = "dice networks calibrated by robot cards; investor majorities (2-4 players, 3 rounds)"
+
+    def __init__(self) -> None:
+        self._default_data: SentientData | None = None
+
+    # ---- content and rules
+    def default_data(self) -> SentientData:
+        """The bundled data set (loaded once)."""
+        if self._default_data is None:
+            self._default_data = load_data()
+        return self._default_data
+
+    def option_table(self) -> dict[str, Any]:
+        return self.default_data().options
+
+    def ruleset(self, n_players: int, options: dict[str, Any] | None = None, data: Any = None) -> SentientRules:
+        data = data or self.default_data()
+        values = resolve_options(data.options, options)
+        opts = option_array(values)
+        cards = card_table(data.card_array, opts)
+        inv = -np.ones((4, 8), dtype=np.int8)
+        inv[:3, :5] = data.round_investor_array
+        start = data.starting_investor_array[:8]
+        inv[3, : len(start)] = start
+        needed = 12 * n_players + 4 + (8 if values["factory_leftovers"] == "remove_from_game" else 0)
+        if len(data.cards) < needed:
+            from simlab.core.errors import DataError
+
+            raise DataError(data.cards_file, None, None, f"{len(data.cards)} cards; {n_players} players need {needed}")
+        return SentientRules(n_players, data, values, opts, cards, inv)
+
+    # ---- one game, step by step
+    def new_game(self, rules: SentientRules, seed: int, log: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        state = np.zeros(1, dtype=STATE_DTYPE)
+        legal = np.empty(N_ACTIONS, dtype=np.int64)
+        n = py_setup(state, np.uint64(seed), rules.n_players, rules.cards, rules.inv, rules.opts, log, legal)
+        return state, legal[:n]
+
+    def step(self, rules: SentientRules, state: np.ndarray, action: int, log: np.ndarray) -> np.ndarray:
+        legal = np.empty(N_ACTIONS, dtype=np.int64)
+        n = py_step(state, int(action), rules.cards, rules.inv, rules.opts, log, legal)
+        return legal[:n]
+
+    def current_player(self, state: np.ndarray) -> int:
+        rec = state[0]
+        return int(rec["order"][rec["turn"]])
+
+    def is_over(self, state: np.ndarray) -> bool:
+        return bool(state[0]["over"])
+
+    def new_log(self, capacity: int) -> np.ndarray:
+        return new_log(capacity)
+
+    # ---- results
+    def seat_results(self, rules: SentientRules, state: np.ndarray) -> list[dict[str, Any]]:
+        games, seats = self.batch_columns(rules)
+        out = np.zeros((1, len(games)), dtype=np.int32)
+        seat_arr = np.zeros((rules.n_players, len(seats)), dtype=np.int32)
+        batch_mod.write_results(state[0], 0, out, seat_arr)
+        return [dict(zip(seats, row.tolist(), strict=True)) for row in seat_arr]
+
+    def game_results(self, rules: SentientRules, state: np.ndarray) -> dict[str, Any]:
+        games, seats = self.batch_columns(rules)
+        out = np.zeros((1, len(games)), dtype=np.int32)
+        seat_arr = np.zeros((rules.n_players, len(seats)), dtype=np.int32)
+        batch_mod.write_results(state[0], 0, out, seat_arr)
+        return dict(zip(games, out[0].tolist(), strict=True))
+
+    # ---- players
+    def builtin_players(self) -> dict[str, BuiltinPlayer]:
+        return BUILTIN_PLAYERS
+
+    def compiled_action(self, rules: SentientRules, state: np.ndarray, kind: int, params: np.ndarray,
+                        legal: np.ndarray) -> int:
+        scratch = np.empty(SCRATCH)
+        full = np.empty(N_ACTIONS, dtype=np.int64)
+        full[: len(legal)] = legal
+        return int(choose_action(kind, params, state, full, len(legal), rules.cards, rules.inv, rules.opts, scratch))
+
+    def observation(self, rules: SentientRules, state: np.ndarray, legal: np.ndarray) -> SentientObservation:
+        return SentientObservation(self, rules, state, legal)
+
+    def play_batch(self, rules: SentientRules, seeds: np.ndarray, kinds: np.ndarray, params: np.ndarray,
+                   lineup: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        games, seats = self.batch_columns(rules)
+        out_games = np.zeros((len(seeds), len(games)), dtype=np.int32)
+        out_seats = np.zeros((len(seeds) * rules.n_players, len(seats)), dtype=np.int32)
+        batch_mod.play_games(
+            np.ascontiguousarray(seeds, dtype=np.uint64),
+            rules.n_players,
+            np.ascontiguousarray(kinds, dtype=np.int64),
+            np.ascontiguousarray(params, dtype=np.float64),
+            np.ascontiguousarray(lineup, dtype=np.int64),
+            rules.cards,
+            rules.inv,
+            rules.opts,
+            out_games,
+            out_seats,
+        )
+        return out_games, out_seats
+
+    def batch_columns(self, rules: SentientRules) -> tuple[list[str], list[str]]:
+        return batch_mod.GAME_COLUMNS, batch_mod.SEAT_COLUMNS
+
+    # ---- text
+    def describe_action(self, rules: SentientRules, state: np.ndarray, action: int) -> str:
+        return render.describe_action(rules, state[0], action)
+
+    def render(self, rules: SentientRules, state: np.ndarray, seat: int | None = None) -> str:
+        return render.render_state(rules, state[0], seat)
+
+    def trace_events(self, rules: SentientRules, log: np.ndarray) -> list[dict[str, Any]]:
+        return render.log_to_events(rules, log)
+
+    def start_event(self, rules: SentientRules, state: np.ndarray, players: list[str], game_index: int) -> dict:
+        return render.start_event(rules, state[0], players, game_index)
+
+    def final_event(self, rules: SentientRules, state: np.ndarray) -> dict[str, Any]:
+        return render.final_event(rules, state[0])
+
+    def describe_turn(self, rules: SentientRules, state: np.ndarray) -> str:
+        rec = state[0]
+        return f"round {int(rec['round'])}, turn {int(rec['n_turns']) + 1}"
+
+    def log_lines(self, events: list[dict[str, Any]]) -> list[str]:
+        return render.log_lines(events)
+
+    # ---- helpers
+    def game_seed(self, experiment_seed: int, game_index: int) -> int:
+        """The 64-bit seed of one game of an experiment."""
+        return int(game_seed(experiment_seed, game_index))
+
+
+assert N_ROUNDS == 3 and len(TYPES) == 5 and STREAM_SEAT0 == 4
