@@ -8,6 +8,7 @@ player, the seat, the game seed and the action.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -59,6 +60,7 @@ def play_game(
             seat_seed = int(derive_key(np.uint64(seed), np.uint64(1000 + seat)))
             inst.start_game(seat, n, seat_seed)
     decisions = 0
+    buffer = np.empty(game.max_actions, dtype=np.int64)
     while len(legal):
         seat = game.current_player(state)
         player = players[seat]
@@ -66,7 +68,7 @@ def play_game(
             action = game.compiled_action(rules, state, player.kind, player.params, legal)
         else:
             action = _ask(game, rules, state, legal, player, instances[seat], seat, seed)
-        legal = game.step(rules, state, action, log)
+        legal = game.step(rules, state, action, log, buffer)
         decisions += 1
         if on_step is not None:
             on_step(state, seat, action)
@@ -76,8 +78,8 @@ def play_game(
 
 def _ask(game: Game, rules: Any, state: np.ndarray, legal: np.ndarray, player: ResolvedPlayer, inst: Any,
          seat: int, seed: int) -> int:
-    obs = game.observation(rules, state, legal)
     legal_list = legal.tolist()
+    obs = game.observation(rules, state, legal_list)
     try:
         action = inst.choose(obs, legal_list)
     except PlayerError:
@@ -88,9 +90,15 @@ def _ask(game: Game, rules: Any, state: np.ndarray, legal: np.ndarray, player: R
         ) from exc
     if isinstance(action, np.integer):
         action = int(action)
-    if not isinstance(action, int) or isinstance(action, bool) or action not in legal_list:
+    if not isinstance(action, int) or isinstance(action, bool) or not _is_member(legal_list, action):
         raise IllegalActionError(
             f"player {player.label} (seat {seat}) returned illegal action {action!r} in game seed {seed} "
             f"(turn {game.describe_turn(rules, state)}; {len(legal_list)} legal actions)"
         )
     return action
+
+
+def _is_member(sorted_actions: list[int], action: int) -> bool:
+    """Whether ``action`` is in the ascending list of legal actions."""
+    i = bisect_left(sorted_actions, action)
+    return i < len(sorted_actions) and sorted_actions[i] == action

@@ -37,6 +37,7 @@ class Game(ABC):
     title: str = ""
     min_players: int = 2
     max_players: int = 4
+    max_actions: int = 1  # size of a legal-action buffer
     summary: str = ""
 
     # ---- content and rules
@@ -54,8 +55,12 @@ class Game(ABC):
         """Set up a game from its 64-bit game seed; returns (state array, legal actions)."""
 
     @abstractmethod
-    def step(self, rules: Any, state: np.ndarray, action: int, log: np.ndarray) -> np.ndarray:
-        """Apply ``action`` for the current player; returns the next legal actions (empty at the end)."""
+    def step(self, rules: Any, state: np.ndarray, action: int, log: np.ndarray,
+             out: np.ndarray | None = None) -> np.ndarray:
+        """Apply ``action`` for the current player; returns the next legal actions (empty at the end).
+
+        ``out`` (int64, length ``max_actions``) is reused for the result when given.
+        """
 
     @abstractmethod
     def current_player(self, state: np.ndarray) -> int:
@@ -88,7 +93,7 @@ class Game(ABC):
         """The action a built-in compiled player picks in this position."""
 
     @abstractmethod
-    def observation(self, rules: Any, state: np.ndarray, legal: np.ndarray) -> Any:
+    def observation(self, rules: Any, state: np.ndarray, legal: list[int]) -> Any:
         """What a Python player sees: the position from the current seat's view."""
 
     @abstractmethod

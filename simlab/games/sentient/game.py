@@ -74,14 +74,22 @@ class SentientObservation:
     ``render()``, ``card(index)`` (the printed card of a card index), ``dice``, ``factory``.
     """
 
-    def __init__(self, game: SentientGame, rules: SentientRules, state: np.ndarray, legal: np.ndarray) -> None:
+    def __init__(self, game: SentientGame, rules: SentientRules, state: np.ndarray, legal: list[int]) -> None:
         self._game = game
         self.rules = rules
         self._state = state
-        self.legal = legal.tolist()
-        rec = state[0]
-        self.seat = int(rec["order"][rec["turn"]])
-        self.round = int(rec["round"])
+        self.legal = legal
+
+    @property
+    def seat(self) -> int:
+        """The seat to act (this player's)."""
+        rec = self._state[0]
+        return int(rec["order"][rec["turn"]])
+
+    @property
+    def round(self) -> int:
+        """The round, 1-3."""
+        return int(self._state[0]["round"])
 
     @property
     def state(self) -> np.void:
@@ -126,6 +134,7 @@ class SentientGame(Game):
     title = "Sentient"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    max_actions = N_ACTIONS
     summary = "dice networks calibrated by robot cards; investor majorities (2-4 players, 3 rounds)"
 
     def __init__(self) -> None:
@@ -164,8 +173,9 @@ class SentientGame(Game):
         n = py_setup(state, np.uint64(seed), rules.n_players, rules.cards, rules.inv, rules.opts, log, legal)
         return state, legal[:n]
 
-    def step(self, rules: SentientRules, state: np.ndarray, action: int, log: np.ndarray) -> np.ndarray:
-        legal = np.empty(N_ACTIONS, dtype=np.int64)
+    def step(self, rules: SentientRules, state: np.ndarray, action: int, log: np.ndarray,
+             out: np.ndarray | None = None) -> np.ndarray:
+        legal = np.empty(N_ACTIONS, dtype=np.int64) if out is None else out
         n = py_step(state, int(action), rules.cards, rules.inv, rules.opts, log, legal)
         return legal[:n]
 
@@ -201,11 +211,9 @@ class SentientGame(Game):
     def compiled_action(self, rules: SentientRules, state: np.ndarray, kind: int, params: np.ndarray,
                         legal: np.ndarray) -> int:
         scratch = np.empty(SCRATCH)
-        full = np.empty(N_ACTIONS, dtype=np.int64)
-        full[: len(legal)] = legal
-        return int(choose_action(kind, params, state, full, len(legal), rules.cards, rules.inv, rules.opts, scratch))
+        return int(choose_action(kind, params, state, legal, len(legal), rules.cards, rules.inv, rules.opts, scratch))
 
-    def observation(self, rules: SentientRules, state: np.ndarray, legal: np.ndarray) -> SentientObservation:
+    def observation(self, rules: SentientRules, state: np.ndarray, legal: list[int]) -> SentientObservation:
         return SentientObservation(self, rules, state, legal)
 
     def play_batch(self, rules: SentientRules, seeds: np.ndarray, kinds: np.ndarray, params: np.ndarray,

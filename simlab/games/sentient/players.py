@@ -11,7 +11,6 @@ that ask for them, see ``NEEDS_LEGAL``); randomness comes only from the seat's o
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 from numba import njit
@@ -112,9 +111,12 @@ NEEDS_LEGAL = (KIND_RANDOM,)
 
 # ---------------------------------------------------------------- evaluation helpers
 
-SCRATCH = 64  # floats of scratch room a heuristic needs (scores, influence values, type weights)
+SCRATCH = 96  # floats of scratch room a heuristic needs (scores, influence values, type weights)
 _INFL0 = N_COLUMNS * N_SLOTS
 _TYPEW0 = _INFL0 + N_COLUMNS * 6
+_MINE0 = _TYPEW0 + N_TYPES
+_OTHER0 = _MINE0 + N_INVESTORS
+_LEAD0 = _OTHER0 + N_INVESTORS
 
 
 @njit(cache=True, inline="always")
@@ -230,40 +232,32 @@ def greedy_action(params, s, cards, opts, scores) -> int:
 
 
 @njit(cache=True, inline="always")
-def _sigmoid(x: float) -> float:
-    return 1.0 / (1.0 + math.exp(-x))
-
-
-@njit(cache=True)
-def _standing(s, p: int, pos: int, extra: int, col: int, spread: float) -> float:
-    """Soft chance that seat p wins investor ``pos`` after adding ``extra`` pieces to ``col``."""
-    lo = max(pos - 1, 0)
-    hi = min(pos, N_COLUMNS - 1)
-    mine = 0.0
-    best_other = 0.0
-    for q in range(s.n_players):
-        v = 0.0
-        for c in range(lo, hi + 1):
-            v += s.col_agents[q, c] + s.col_assistants[q, c]
-        if q == p:
-            mine = v
-            if lo <= col <= hi:
-                mine += extra
-        elif v > best_other:
-            best_other = v
-    if mine == 0:
+def _soft_win(mine: float, other: float, spread: float) -> float:
+    """Soft chance of holding a majority: 0 without influence, 0.5 when level, towards 1 ahead."""
+    if mine <= 0:
         return 0.0
-    return _sigmoid((mine - best_other) / spread)
+    x = (mine - other) / spread
+    return 0.5 + 0.5 * x / (1.0 + abs(x))
 
 
 @njit(cache=True)
-def _leading_bonus(s, p: int, t: int) -> float:
-    """Investors of type t the seat holds, plus 0.5 for each of this round it leads now."""
-    v = float(s.investors_held[p, t])
+def _investor_influence(s, p: int, scratch) -> None:
+    """Per investor position: seat p's influence and the best other seat's (into scratch)."""
     for pos in range(N_INVESTORS):
-        if s.investors[pos] == t and _standing(s, p, pos, 0, -1, 1.0) > 0.6:
-            v += 0.5
-    return v
+        lo = max(pos - 1, 0)
+        hi = min(pos, N_COLUMNS - 1)
+        mine = 0.0
+        other = 0.0
+        for q in range(s.n_players):
+            v = 0.0
+            for c in range(lo, hi + 1):
+                v += s.col_agents[q, c] + s.col_assistants[q, c]
+            if q == p:
+                mine = v
+            elif v > other:
+                other = v
+        scratch[_MINE0 + pos] = mine
+        scratch[_OTHER0 + pos] = other
 
 
 @njit(cache=True)
@@ -329,6 +323,9 @@ def _investor_like(kind: int, params, s, cards, opts, scratch, only_col: int, on
     remaining_buys = s.agents[p] + AGENTS * (N_ROUNDS - s.round)
     # Value of sending the agent plus k assistants to each column.
     spread = 1.0 + 0.5 * (s.n_players - 1) * (1.0 - s.n_passed / s.n_players)
+    _investor_influence(s, p, scratch)
+    for pos in range(N_INVESTORS):
+        scratch[_LEAD0 + pos] = 1.0 if scratch[_MINE0 + pos] > scratch[_OTHER0 + pos] else 0.0
     for col in range(N_COLUMNS):
         for k in range(a + 1):
             v = 0.0
@@ -336,9 +333,9 @@ def _investor_like(kind: int, params, s, cards, opts, scratch, only_col: int, on
                 for pos in (col, col + 1):
                     t = s.investors[pos]
                     worth = scratch[_TYPEW0 + t] * (s.type_count[p, t] + future_share * remaining_buys) + 0.5
-                    before = _standing(s, p, pos, 0, -1, spread)
-                    after = _standing(s, p, pos, k + 1, col, spread)
-                    v += worth * (after - before)
+                    mine = scratch[_MINE0 + pos]
+                    other = scratch[_OTHER0 + pos]
+                    v += worth * (_soft_win(mine + k + 1, other, spread) - _soft_win(mine, other, spread))
             scratch[_INFL0 + col * 6 + k] = infl_weight * v - assist_cost * k
     best = -np.inf
     best_action = ACT_PASS
@@ -350,7 +347,11 @@ def _investor_like(kind: int, params, s, cards, opts, scratch, only_col: int, on
         t = cards[c, CARD_TYPE]
         card_v = 0.0
         if card_weight > 0:
-            card_v = card_weight * _leading_bonus(s, p, t)
+            lead = float(s.investors_held[p, t])
+            for pos in range(N_INVESTORS):
+                if s.investors[pos] == t:
+                    lead += 0.5 * scratch[_LEAD0 + pos]
+            card_v = card_weight * lead
         if type_bonus > 0:
             card_v += type_bonus * scratch[_TYPEW0 + t]
         can_l = 1 if cards[c, CARD_LEFT] != 0 else 0

@@ -282,7 +282,7 @@ def log_lines(events: list[dict[str, Any]]) -> list[str]:
         kind = e["event"]
         if kind == "game_start":
             names = e["players"]
-            out.append(f"Sentient - game {e['game']}, seed {e['seed']}")
+            out.append(f"Sentient - game {e['game']} (game seed {e['seed']})")
             for p, name in enumerate(names):
                 out.append(f"  seat {p}: {name} (starting investor: {e['starting_investors'][p]})")
         elif kind == "round_start":

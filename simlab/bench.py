@@ -1,0 +1,129 @@
+"""``simlab bench``: games per second per core, compiled and through the Python driver."""
+
+from __future__ import annotations
+
+import os
+import platform
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from simlab.core.batch import play_batch
+from simlab.core.driver import play_game
+from simlab.core.game import get_game
+from simlab.core.player import Player, resolve_players
+from simlab.core.rng import game_seeds
+
+MIXES: dict[str, list[list[str]]] = {
+    "sentient": [
+        ["random"] * 4,
+        ["greedy"] * 4,
+        ["investor"] * 4,
+        ["specialist"] * 4,
+        ["greedy", "investor", "specialist", "random"],
+        ["greedy"] * 2,
+        ["greedy"] * 3,
+        ["mc", "greedy", "greedy", "greedy"],
+    ]
+}
+
+
+class _FirstLegal(Player):
+    """A Python player that costs almost nothing: it returns the first legal action."""
+
+    def choose(self, obs: Any, legal: Sequence[int]) -> int:
+        return legal[0]
+
+
+def machine_info() -> str:
+    """CPU, core count and the versions that matter for speed."""
+    import numba
+    import numpy
+    import polars
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return (
+        f"{cpu}; {os.cpu_count()} cores; Python {platform.python_version()}, numpy {numpy.__version__}, "
+        f"numba {numba.__version__}, polars {polars.__version__}"
+    )
+
+
+def _driver_overhead(game_name: str, n_games: int) -> tuple[float, float]:
+    """Microseconds per decision the driver adds on top of a Python player's own time."""
+    g = get_game(game_name)
+    n = g.max_players
+    player = _FirstLegal()
+    resolved = resolve_players(g, [f"{__file__}:_FirstLegal"] * n)
+    rules = g.ruleset(n)
+    spent = 0.0
+    inner = player.choose
+
+    def timed(obs: Any, legal: Sequence[int]) -> int:
+        nonlocal spent
+        t = time.perf_counter()
+        a = inner(obs, legal)
+        spent += time.perf_counter() - t
+        return a
+
+    player.choose = timed  # type: ignore[method-assign]
+    seeds = game_seeds(0, 0, n_games)
+    play_game(g, rules, resolved, int(seeds[0]), instances=[player] * n)  # warm-up
+    spent = 0.0
+    decisions = 0
+    start = time.perf_counter()
+    for s in seeds:
+        decisions += play_game(g, rules, resolved, int(s), instances=[player] * n).decisions
+    total = time.perf_counter() - start
+    return (total - spent) / decisions * 1e6, decisions / n_games
+
+
+def run_bench(game_name: str, games: int, driver_games: int, mc_games: int, console: Console) -> list[dict]:
+    """Run every mix of the game and print the table; returns the rows."""
+    g = get_game(game_name)
+    console.print(f"machine: {machine_info()}")
+    console.print("one process (one core) per measurement; compile time excluded (warm-up run first)")
+    rows = []
+    table = Table("players", "compiled games/s per core", "driver games/s", "driver µs/decision")
+    for mix in MIXES.get(game_name, [[p] * g.max_players for p in g.builtin_players()]):
+        heavy = any(p.startswith("mc") for p in mix)
+        n_compiled = mc_games if heavy else games
+        n_driver = max(2, mc_games // 10) if heavy else driver_games
+        play_batch(g, mix, 20, seed=12345)  # compile / load the cache
+        result = play_batch(g, mix, n_compiled, seed=1)
+        compiled_rate = n_compiled / result.seconds
+        resolved = resolve_players(g, mix)
+        rules = g.ruleset(len(mix))
+        seeds = game_seeds(1, 0, n_driver)
+        play_game(g, rules, resolved, int(game_seeds(12345, 0, 1)[0]))  # warm-up
+        start = time.perf_counter()
+        decisions = 0
+        for s in seeds:
+            decisions += play_game(g, rules, resolved, int(s)).decisions
+        driver_seconds = time.perf_counter() - start
+        row = {
+            "players": ",".join(mix),
+            "compiled_games_per_s": compiled_rate,
+            "driver_games_per_s": n_driver / driver_seconds,
+            "driver_us_per_decision": driver_seconds / decisions * 1e6,
+        }
+        rows.append(row)
+        table.add_row(row["players"], f"{compiled_rate:,.0f}", f"{row['driver_games_per_s']:,.0f}",
+                      f"{row['driver_us_per_decision']:.1f}")
+    console.print(table)
+    overhead, per_game = _driver_overhead(game_name, driver_games)
+    console.print(
+        f"Python driver overhead with a Python player: {overhead:.1f} µs per decision on top of the player's own "
+        f"time ({per_game:.0f} decisions per {g.max_players}-player game)"
+    )
+    return rows

@@ -1,0 +1,207 @@
+"""The ``simlab`` command line."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from simlab.core.errors import SimlabError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="simlab: seeded Monte Carlo simulation and balance analysis for board games.",
+)
+console = Console(width=None if sys.stdout.isatty() else 140)
+err_console = Console(stderr=True, width=None if sys.stderr.isatty() else 200)
+
+
+def split_specs(text: str) -> list[str]:
+    """Split ``a,b(x=1,y=2),c`` on the commas outside parentheses."""
+    out: list[str] = []
+    depth = 0
+    current = ""
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    if current.strip():
+        out.append(current.strip())
+    return out
+
+
+def parse_option_pairs(pairs: list[str] | None) -> dict[str, Any]:
+    """``name=value`` pairs from the command line, values read as TOML literals when possible."""
+    import tomllib
+
+    options: dict[str, Any] = {}
+    for pair in pairs or []:
+        if "=" not in pair:
+            raise SimlabError(f"--option {pair}: expected name=value")
+        name, value = pair.split("=", 1)
+        try:
+            options[name.strip()] = tomllib.loads(f"v = {value.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            options[name.strip()] = value.strip()
+    return options
+
+
+def _data(game_name: str, cards: Path | None) -> Any:
+    if cards is None:
+        return None
+    if game_name != "sentient":
+        raise SimlabError(f"--cards is a Sentient option, not one of {game_name}")
+    from simlab.games.sentient.data import load_data
+
+    return load_data(cards)
+
+
+GameArg = Annotated[str, typer.Argument(help="game name (see `simlab games`)")]
+PlayersOpt = Annotated[str, typer.Option("--players", "-p", help="comma-separated player specs, one per seat")]
+SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="experiment seed")]
+OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help="rule option name=value (repeatable)")]
+CardsOpt = Annotated[Path | None, typer.Option("--cards", help="another cards.csv to play with")]
+
+
+@app.command()
+def games() -> None:
+    """List the games."""
+    from simlab.core.game import all_games
+
+    table = Table("game", "players", "what makes it interesting")
+    for g in all_games():
+        table.add_row(g.name, f"{g.min_players}-{g.max_players}", g.summary)
+    console.print(table)
+
+
+@app.command()
+def players(game: GameArg) -> None:
+    """List a game's built-in players, their parameters and what they do."""
+    from simlab.core.game import get_game
+
+    g = get_game(game)
+    table = Table("player", "parameters (default)", "description")
+    for info in g.builtin_players().values():
+        params = "\n".join(f"{k}={v:g}: {info.param_help.get(k, '')}" for k, v in info.params.items()) or "-"
+        table.add_row(info.name, params, info.description)
+    table.add_row("human", "-", "you, in the terminal: the position shown, the legal actions numbered")
+    table.add_row("FILE.py:Class", "keyword arguments", "your own Python player class (see the README)")
+    console.print(table)
+
+
+@app.command()
+def play(
+    game: GameArg,
+    players: PlayersOpt,
+    seed: SeedOpt = 0,
+    game_index: Annotated[int, typer.Option("--game", help="game index within the seed")] = 0,
+    trace: Annotated[Path | None, typer.Option("--trace", help="write the game as JSON lines")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no log, only the final table")] = False,
+    option: OptionOpt = None,
+    cards: CardsOpt = None,
+) -> None:
+    """Play one game and print its log (game 0 of --seed is game 0 of a batch with that seed)."""
+    from simlab.core.driver import play_game
+    from simlab.core.game import get_game
+    from simlab.core.player import resolve_players
+    from simlab.core.rng import game_seed
+    from simlab.core.trace import game_trace, write_trace
+
+    g = get_game(game)
+    resolved = resolve_players(g, split_specs(players))
+    rules = g.ruleset(len(resolved), parse_option_pairs(option), _data(game, cards))
+    record = play_game(g, rules, resolved, int(game_seed(seed, game_index)), record_events=True)
+    events = game_trace(g, rules, record, [p.label for p in resolved], game_index)
+    lines = g.log_lines(events)
+    if quiet:
+        lines = lines[lines.index("=== Final ===") :] if "=== Final ===" in lines else lines
+    for line in lines:
+        typer.echo(line)
+    if trace:
+        write_trace(trace, events)
+        console.print(f"trace written to {trace} ({len(events)} events)")
+
+
+@app.command()
+def batch(
+    game: GameArg,
+    players: PlayersOpt,
+    games: Annotated[int, typer.Option("--games", "-n", help="number of games")] = 10_000,
+    seed: SeedOpt = 0,
+    option: OptionOpt = None,
+    cards: CardsOpt = None,
+    out: Annotated[Path | None, typer.Option("--out", help="write games and seats tables as parquet here")] = None,
+) -> None:
+    """Play a batch of games (compiled when every player is built in) and print the results."""
+    from simlab.core.batch import play_batch
+
+    specs = split_specs(players)
+    result = play_batch(game, specs, games, seed, options=parse_option_pairs(option), data=_data(game, cards))
+    summary = result.summary()
+    mode = "compiled loop" if result.compiled else "Python driver"
+    table = Table(
+        "seat", "player", "games", "win rate", "95% interval", "mean score", "sd",
+        title=f"{game}: {games:,} games, seed {seed} ({mode}, {result.seconds:.2f} s, "
+        f"{games / max(result.seconds, 1e-9):,.0f} games/s)",
+    )
+    for row in summary.iter_rows(named=True):
+        table.add_row(
+            str(row["seat"]), str(row["player"]), f"{row['games']:,}", f"{row['win_rate']:.3f}",
+            f"[{row['win_lo']:.3f}, {row['win_hi']:.3f}]", f"{row['mean_score']:.2f}", f"{row['sd_score']:.2f}",
+        )
+    console.print(table)
+    console.print("win rate counts a shared win as 1/k for each of the k winners; intervals are Wilson 95%.")
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+        result.games.write_parquet(out / "games.parquet")
+        result.seats.write_parquet(out / "seats.parquet")
+        console.print(f"tables written to {out}/games.parquet and {out}/seats.parquet")
+
+
+@app.command()
+def bench(
+    game: Annotated[str, typer.Argument(help="game to benchmark")] = "sentient",
+    games: Annotated[int, typer.Option("--games", "-n", help="games per compiled mix")] = 100_000,
+    driver_games: Annotated[int, typer.Option("--driver-games", help="games per mix through the driver")] = 300,
+    mc_games: Annotated[int, typer.Option("--mc-games", help="games for mixes with the mc player")] = 200,
+) -> None:
+    """Games per second per core for each built-in player mix, compiled and through the driver."""
+    from simlab.bench import run_bench
+
+    run_bench(game, games, driver_games, mc_games, console)
+
+
+def main() -> None:
+    """Entry point: run the CLI, turning simlab errors into one clean line."""
+    try:
+        app(standalone_mode=False)
+    except SimlabError as exc:
+        err_console.print(f"error: {exc}", markup=False, highlight=False)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        err_console.print("interrupted")
+        sys.exit(130)
+    except Exception as exc:  # click's own usage errors
+        import click
+
+        if isinstance(exc, click.exceptions.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        if isinstance(exc, click.exceptions.Abort):
+            sys.exit(1)
+        raise
+
+
+if __name__ == "__main__":
+    main()
