@@ -55,7 +55,7 @@ def play_game(
     state, legal = game.new_game(rules, seed, log)
     if instances is None:
         instances = [None if p.compiled else p.make() for p in players]
-    for seat, (p, inst) in enumerate(zip(players, instances, strict=True)):
+    for seat, inst in enumerate(instances):
         if inst is not None and hasattr(inst, "start_game"):
             seat_seed = int(derive_key(np.uint64(seed), np.uint64(1000 + seat)))
             inst.start_game(seat, n, seat_seed)
@@ -66,6 +66,11 @@ def play_game(
         player = players[seat]
         if player.compiled:
             action = game.compiled_action(rules, state, player.kind, player.params, legal)
+            if not _is_member(legal.tolist(), action):
+                raise IllegalActionError(
+                    f"built-in player {player.label} (seat {seat}) chose illegal action {action} in game seed "
+                    f"{seed} ({game.describe_turn(rules, state)}): a simlab bug, please report it"
+                )
         else:
             action = _ask(game, rules, state, legal, player, instances[seat], seat, seed)
         legal = game.step(rules, state, action, log, buffer)

@@ -14,7 +14,7 @@ from simlab.core.errors import SimlabError
 from simlab.core.player import Player
 
 
-class HumanQuit(SimlabError):
+class HumanQuitError(SimlabError):
     """The person chose to stop the game."""
 
 
@@ -37,11 +37,11 @@ class HumanPlayer(Player):
             try:
                 answer = self._input(f"seat {obs.seat} - action number (/filter, ? board, q quit): ").strip()
             except EOFError:
-                raise HumanQuit("input closed: game stopped by the human player") from None
+                raise HumanQuitError("input closed: game stopped by the human player") from None
             except KeyboardInterrupt:
-                raise HumanQuit("game stopped by the human player") from None
+                raise HumanQuitError("game stopped by the human player") from None
             if answer in ("q", "quit", "exit"):
-                raise HumanQuit("game stopped by the human player")
+                raise HumanQuitError("game stopped by the human player")
             if answer == "?":
                 self._print(obs.render())
                 continue

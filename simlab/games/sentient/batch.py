@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simlab.games.sentient.data import TYPES
 from simlab.games.sentient.players import KIND_GREEDY, NEEDS_LEGAL, SCRATCH, choose_action, greedy_action
 from simlab.games.sentient.rules import N_ACTIONS, apply_action, investor_count, legal_actions, new_log, setup
-from simlab.games.sentient.data import TYPES
 from simlab.games.sentient.state import N_ROUNDS, N_TYPES, STATE_DTYPE
 
 # Columns of the per-game output.

@@ -151,7 +151,7 @@ class SentientData:
         if unknown:
             raise DataError(self.cards_file, None, "id", f"no card with id {sorted(unknown)[0]}")
         cards = [_parse_card(self.cards_file, i + 2, row) for i, row in enumerate(rows)]
-        _check_deck(self.cards_file, cards)
+        _check_deck(self.cards_file, cards, list(range(2, len(cards) + 2)))
         return SentientData(cards, self.round_investors, self.starting_investors, self.options, self.cards_file)
 
 
@@ -211,18 +211,19 @@ def _parse_card(file: str, line: int, row: dict[str, str]) -> Card:
     for col in ("left_symbol", "right_symbol"):
         if row[col] not in SYMBOLS:
             raise DataError(file, line, col, f"'{row[col]}' is not a calibration symbol (+, -, =)")
-    return Card(card_id, ctype, code, param, vp_kind, vp, row["left_symbol"], row["right_symbol"], row.get("source", ""))
+    left, right = row["left_symbol"], row["right_symbol"]
+    return Card(card_id, ctype, code, param, vp_kind, vp, left, right, row.get("source", ""))
 
 
-def _check_deck(file: str, cards: list[Card]) -> None:
+def _check_deck(file: str, cards: list[Card], lines: list[int]) -> None:
     if not cards:
         raise DataError(file, None, None, "no cards")
     if len(cards) > MAX_CARDS:
         raise DataError(file, None, None, f"{len(cards)} cards; at most {MAX_CARDS} are supported")
     seen: set[int] = set()
-    for i, c in enumerate(cards):
+    for line, c in zip(lines, cards, strict=True):
         if c.id in seen:
-            raise DataError(file, i + 2, "id", f"duplicate card id {c.id}")
+            raise DataError(file, line, "id", f"duplicate card id {c.id}")
         seen.add(c.id)
 
 
@@ -230,7 +231,7 @@ def load_cards(path: Path) -> list[Card]:
     """Read and validate a cards file."""
     rows = _read_csv(path, CARD_COLUMNS)
     cards = [_parse_card(str(path), line, row) for line, row in rows]
-    _check_deck(str(path), cards)
+    _check_deck(str(path), cards, [line for line, _ in rows])
     return cards
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from simlab.core.errors import DataError
 from simlab.core.game import BuiltinPlayer, Game
 from simlab.core.options import resolve_options
 from simlab.core.rng import game_seed
@@ -26,6 +27,21 @@ from simlab.games.sentient.rules import (
     py_step,
 )
 from simlab.games.sentient.state import MAX_PLAYERS, MIN_PLAYERS, N_ROUNDS, STATE_DTYPE, STREAM_SEAT0
+
+
+def cards_needed(n_players: int, options: dict[str, Any]) -> int:
+    """Fewest cards with which a draw can never find both deck and discard pile empty.
+
+    Players own 12 each at the end; the factory holds 3 cards while the 4th is refilled; with
+    ``remove_from_game`` the 4 leftovers of rounds 1 and 2 leave the game; with
+    ``draw_then_discard`` a sweep holds the 4 old cards while drawing 4 new ones.
+    """
+    needed = 12 * n_players + 4
+    if options["factory_leftovers"] == "remove_from_game":
+        needed += 8
+    if options["sweep_order"] == "draw_then_discard":
+        needed += 4
+    return needed
 
 
 @dataclass
@@ -159,11 +175,13 @@ class SentientGame(Game):
         inv[:3, :5] = data.round_investor_array
         start = data.starting_investor_array[:8]
         inv[3, : len(start)] = start
-        needed = 12 * n_players + 4 + (8 if values["factory_leftovers"] == "remove_from_game" else 0)
+        needed = cards_needed(n_players, values)
         if len(data.cards) < needed:
-            from simlab.core.errors import DataError
-
-            raise DataError(data.cards_file, None, None, f"{len(data.cards)} cards; {n_players} players need {needed}")
+            raise DataError(
+                data.cards_file, None, None,
+                f"{len(data.cards)} cards; {n_players} players with these options need {needed} "
+                "(or the factory could run dry)",
+            )
         return SentientRules(n_players, data, values, opts, cards, inv)
 
     # ---- one game, step by step

@@ -11,7 +11,6 @@ that ask for them, see ``NEEDS_LEGAL``); randomness comes only from the seat's o
 
 from __future__ import annotations
 
-
 import numpy as np
 from numba import njit
 
@@ -454,7 +453,7 @@ def mc_action(params, s_arr, cards, inv, opts) -> int:
         heur_params[0] = 1.0
         heur_params[1] = 1.0
     heuristic_action(heur_kind, heur_params, s, cards, opts, scores)
-    order = np.argsort(-scores)
+    order = np.argsort(-scores[: N_COLUMNS * N_SLOTS])
     # Per (column, slot): the heuristic's own block/influence choice, found by a restricted call.
     for i in range(min(n_cand, order.shape[0])):
         idx = order[i]
@@ -466,7 +465,7 @@ def mc_action(params, s_arr, cards, inv, opts) -> int:
         return cands[0]
     totals = np.zeros(nc)
     counts = np.zeros(nc)
-    for it in range(iterations):
+    for it in range(max(iterations, nc)):
         ci = it % nc
         g_arr[0] = s_arr[0]
         _determinize(g, s, p)

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from simlab.games.sentient.data import CONDITIONS, SYMBOL_NAMES, TYPES
+from simlab.games.sentient.data import TYPES
 from simlab.games.sentient.rules import (
     ACT_PASS,
     ACT_PASS_NO_SWEEP,
@@ -319,7 +319,8 @@ def log_lines(events: list[dict[str, Any]]) -> list[str]:
                 f"{e['points']} VP"
             )
         elif kind == "investor":
-            infl = ", ".join(f"s{p} {v}({a}a)" for p, (v, a) in enumerate(zip(e["influence"], e["agents"], strict=True)))
+            pairs = zip(e["influence"], e["agents"], strict=True)
+            infl = ", ".join(f"s{p} {v}({a}a)" for p, (v, a) in enumerate(pairs))
             won = "nobody" if e["winner"] is None else f"seat {e['winner']}"
             sec = "" if e["second"] is None else f", 1 VP to seat {e['second']}"
             out.append(f"  investor I{e['position']} {e['type']}: {won} wins{sec}   [influence {infl}]")

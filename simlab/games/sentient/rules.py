@@ -431,7 +431,7 @@ def is_legal(s, cards, opts, action: int) -> bool:
     """Whether ``action`` is legal for the current player."""
     buf = np.empty(N_ACTIONS, dtype=np.int64)
     n = legal_actions(s, cards, opts, buf)
-    for i in range(n):
+    for i in range(n):  # noqa: SIM110 (a generator is not compiled here)
         if buf[i] == action:
             return True
     return False

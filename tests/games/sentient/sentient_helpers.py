@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from simlab.core.game import get_game
-from simlab.games.sentient import rules as R
+from simlab.games.sentient import rules as rk
 from simlab.games.sentient.data import TYPES
 from simlab.games.sentient.state import AGENTS, ASSISTANTS, N_COLUMNS, N_SLOTS
 
@@ -124,19 +124,19 @@ def put_on_move(state: np.ndarray, seat: int) -> None:
 
 def legal(rules: Any, state: np.ndarray) -> np.ndarray:
     """The current player's legal actions, from the kernel."""
-    out = np.empty(R.N_ACTIONS, dtype=np.int64)
-    n = R.legal_actions(state[0], rules.cards, rules.opts, out)
+    out = np.empty(rk.N_ACTIONS, dtype=np.int64)
+    n = rk.legal_actions(state[0], rules.cards, rules.opts, out)
     return out[:n].copy()
 
 
 def decoded_buys(actions: np.ndarray) -> set[tuple[int, int, int, int, int]]:
     """(column, slot, block_left, block_right, influence) of every buy among ``actions``."""
-    return {tuple(int(v) for v in R.decode_buy(int(a))) for a in actions if a >= R.ACT_BUY0}
+    return {tuple(int(v) for v in rk.decode_buy(int(a))) for a in actions if a >= rk.ACT_BUY0}
 
 
 def buy(col: int, slot: int, block_left: int = 0, block_right: int = 0, influence: int = 0) -> int:
     """The action code of a buy."""
-    return int(R.encode_buy(col, slot, block_left, block_right, influence))
+    return int(rk.encode_buy(col, slot, block_left, block_right, influence))
 
 
 def step(rules: Any, state: np.ndarray, action: int, log: np.ndarray, check_legal: bool = True) -> np.ndarray:
@@ -181,5 +181,5 @@ __all__ = [
     "N_COLUMNS",
     "N_SLOTS",
     "TYPES",
-    "R",
+    "rk",
 ]

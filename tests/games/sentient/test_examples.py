@@ -7,13 +7,13 @@ import pytest
 from sentient_helpers import (
     EXAMPLES,
     TYPES,
-    R,
     card_index,
     clear_log,
     clear_round,
     events,
     finish_round,
     new_state,
+    rk,
     ruleset,
 )
 
@@ -39,9 +39,9 @@ def test_scoring_example_card_points(floor):
     """
     rules = ruleset(3, service_floor=floor)
     dice, idx = _example_slots(rules)
-    got = [R.card_points(rules.data.card_array, c, dice[k], dice[k + 1], floor == "all") for k, c in enumerate(idx)]
+    got = [rk.card_points(rules.data.card_array, c, dice[k], dice[k + 1], floor == "all") for k, c in enumerate(idx)]
     assert got == SCORING["expected_points"]
-    table = [R.points(rules.cards, c, dice[k], dice[k + 1]) for k, c in enumerate(idx)]
+    table = [rk.points(rules.cards, c, dice[k], dice[k + 1]) for k, c in enumerate(idx)]
     assert table == SCORING["expected_points"]
     assert sum(got) == SCORING["expected_total"]
 
@@ -73,7 +73,7 @@ def test_scoring_example_through_end_round(rnd):
         s["slot_card"][seat, k] = c
     finish_round(state)
     clear_log(log)
-    R.end_round(s, rules.cards, rules.inv, rules.opts, log)
+    rk.end_round(s, rules.cards, rules.inv, rules.opts, log)
     assert int(s["card_vp"][seat]) == SCORING["expected_total"]
     assert int(s["round_vp"][seat, rnd - 1]) == SCORING["expected_total"]
     for p in (0, 2):
@@ -120,7 +120,7 @@ def test_investor_example_award_investors():
     agents in the adjacent columns and then by turn order (red, white, yellow)."""
     rules, state, log = _investor_position()
     s = state[0]
-    R.award_investors(s, rules.opts, log)
+    rk.award_investors(s, rules.opts, log)
     expected_held = np.zeros((3, 5), dtype=int)
     expected_second = [0, 0, 0]
     for row in INVESTOR["expected"]:
@@ -133,7 +133,7 @@ def test_investor_example_award_investors():
 def test_investor_example_trace_events():
     """E2 / R32: the 'investor' trace events give, position by position, the stated winner and runner-up."""
     rules, state, log = _investor_position()
-    R.award_investors(state[0], rules.opts, log)
+    rk.award_investors(state[0], rules.opts, log)
     evs = events(rules, log, "investor")
     assert [e["position"] for e in evs] == [0, 1, 2, 3, 4]
     for e, row in zip(evs, INVESTOR["expected"], strict=True):
@@ -145,7 +145,7 @@ def test_investor_example_trace_events():
 def test_investor_example_influence_counts():
     """E2 / R32: influence at I0 counts C1 only, I4 counts C4 only, inner investors count both columns."""
     rules, state, log = _investor_position()
-    R.award_investors(state[0], rules.opts, log)
+    rk.award_investors(state[0], rules.opts, log)
     evs = events(rules, log, "investor")
     for pos, e in enumerate(evs):
         cols = [c for c in (pos - 1, pos) if 0 <= c < 4]
@@ -160,7 +160,7 @@ def test_investor_example_service_winner():
     """E2 item 4 / NOTES.md 1.11: the service investor goes to yellow; the rulebook's runner-up sentence
     (white) contradicts its own turn order, and the rule as written gives red the 1 VP."""
     rules, state, log = _investor_position()
-    R.award_investors(state[0], rules.opts, log)
+    rk.award_investors(state[0], rules.opts, log)
     service = next(e for e in events(rules, log, "investor") if e["type"] == "service")
     assert service["winner"] == COLOURS.index("yellow")
     assert service["second"] == COLOURS.index("red")
@@ -186,7 +186,7 @@ def _endgame_state(investors, cards):
 def test_endgame_example_total():
     """E3 / R42 (КОНЕЦ ИГРЫ, Пример): 3 industrial x 4 + 1 information x 2 + service x 0 + defense x 3 = 17."""
     state = _endgame_state(ENDGAME["investors"], ENDGAME["cards"])
-    R.final_scoring(state[0])
+    rk.final_scoring(state[0])
     s = state[0]
     assert int(s["investor_vp"][0]) == ENDGAME["expected_total"]
     assert int(s["total"][0]) == ENDGAME["expected_total"]
@@ -197,5 +197,5 @@ def test_endgame_example_total():
 def test_endgame_example_per_type(name):
     """E3 / R42: each investor type scores 1 VP per owned card of its type, independently of the others."""
     state = _endgame_state({name: ENDGAME["investors"][name]}, ENDGAME["cards"])
-    R.final_scoring(state[0])
+    rk.final_scoring(state[0])
     assert int(state[0]["investor_vp"][0]) == ENDGAME["expected_investor_points"][name]
