@@ -170,6 +170,29 @@ def batch(
 
 
 @app.command()
+def ladder(
+    game: GameArg,
+    players: PlayersOpt = "random,greedy,investor,specialist,mc",
+    games: Annotated[int, typer.Option("--games", "-n", help="seeds per pair (each played both ways)")] = 2000,
+    slow_games: Annotated[int, typer.Option("--slow-games", help="seeds per pair involving mc")] = 150,
+    seed: SeedOpt = 0,
+) -> None:
+    """Two-player head-to-head win rates, duplicate format (every seed played with seats swapped)."""
+    from simlab.core.ladder import head_to_head
+
+    specs = split_specs(players)
+    table = Table("player", "opponent", "games", "win rate", "95% interval (paired)", "mean score difference",
+                  title=f"{game}: head-to-head, duplicate format, seed {seed}")
+    for i, a in enumerate(specs):
+        for b in specs[:i]:
+            n = slow_games if "mc" in (a.split("(")[0], b.split("(")[0]) else games
+            r = head_to_head(game, a, b, n, seed)
+            interval = f"[{r.lo:.3f}, {r.hi:.3f}]"
+            table.add_row(a, b, f"{r.games:,}", f"{r.win_rate:.3f}", interval, f"{r.score_diff:+.2f}")
+    console.print(table)
+
+
+@app.command()
 def bench(
     game: Annotated[str, typer.Argument(help="game to benchmark")] = "sentient",
     games: Annotated[int, typer.Option("--games", "-n", help="games per compiled mix")] = 100_000,

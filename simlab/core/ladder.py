@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 
 from simlab.core.batch import play_batch
-from simlab.core.stats import Z95
+from simlab.core.stats import Z95, wilson_interval
 
 
 @dataclass
@@ -42,5 +42,11 @@ def head_to_head(game: Any, a: str, b: str, games: int, seed: int = 0) -> MatchR
     paired = (a1["win_share"].to_numpy() + a2["win_share"].to_numpy()) / 2
     diff = (a1["score"].to_numpy() - b1["score"].to_numpy() + a2["score"].to_numpy() - b2["score"].to_numpy()) / 2
     mean = float(paired.mean())
-    half = Z95 * float(paired.std(ddof=1)) / np.sqrt(len(paired)) if len(paired) > 1 else 1.0
-    return MatchResult(a, b, 2 * games, mean, max(0.0, mean - half), min(1.0, mean + half), float(diff.mean()))
+    sd = float(paired.std(ddof=1)) if len(paired) > 1 else 0.0
+    if sd > 0:
+        half = Z95 * sd / np.sqrt(len(paired))
+        lo, hi = max(0.0, mean - half), min(1.0, mean + half)
+    else:  # every pair scored the same: fall back to the Wilson interval over the games
+        w_lo, w_hi = wilson_interval(np.array([mean * 2 * games]), np.array([2 * games]))
+        lo, hi = float(w_lo[0]), float(w_hi[0])
+    return MatchResult(a, b, 2 * games, mean, lo, hi, float(diff.mean()))

@@ -83,7 +83,7 @@ BUILTIN_PLAYERS: dict[str, BuiltinPlayer] = {
     "specialist": BuiltinPlayer(
         "specialist",
         KIND_SPECIALIST,
-        {"n_types": 2.0, "type_bonus": 2.5, "influence_weight": 1.0, "assistant_cost": 0.4, "pass_below": 2.0},
+        {"n_types": 2.0, "type_bonus": 1.5, "influence_weight": 1.0, "assistant_cost": 0.5, "pass_below": 3.5},
         "commits to one or two robot types (its starting investor's, then its most-bought) and their investors",
         {
             "n_types": "how many robot types it commits to (1 or 2)",
@@ -96,16 +96,28 @@ BUILTIN_PLAYERS: dict[str, BuiltinPlayer] = {
     "mc": BuiltinPlayer(
         "mc",
         KIND_MC,
-        {"iterations": 200.0, "candidates": 8.0, "rollout": 2.0},
+        {"iterations": 200.0, "candidates": 8.0, "rollout": 3.0},
         "flat Monte Carlo: the best heuristic candidates, each scored by compiled playouts to the end",
         {
             "iterations": "playouts per decision, shared among the candidates",
             "candidates": "how many of the rollout player's best actions are tried (pass always included)",
-            "rollout": "the player used for every seat in the playouts (1 greedy, 2 investor)",
+            "rollout": "the player used for every seat in the playouts (0 random, 1 greedy, 2 investor, 3 specialist)",
         },
     ),
 }
 NEEDS_LEGAL = (KIND_RANDOM,)
+
+
+def _default_params() -> np.ndarray:
+    table = np.zeros((len(BUILTIN_PLAYERS), N_PARAMS))
+    for info in BUILTIN_PLAYERS.values():
+        for i, value in enumerate(info.params.values()):
+            table[info.kind, i] = value
+    return table
+
+
+# Default parameter vector per kind (a compile-time constant: playouts use the defaults).
+DEFAULT_PARAMS = _default_params()
 
 
 # ---------------------------------------------------------------- evaluation helpers
@@ -424,16 +436,7 @@ def mc_action(params, s_arr, cards, inv, opts) -> int:
     iterations = max(1, int(params[0]))
     n_cand = max(1, int(params[1]))
     rollout_kind = int(params[2])
-    rollout_params = np.zeros(N_PARAMS)
-    if rollout_kind == KIND_GREEDY:
-        rollout_params[0] = 1.0
-        rollout_params[1] = 1.0
-    elif rollout_kind == KIND_INVESTOR:
-        rollout_params[0] = 1.0
-        rollout_params[1] = 1.0
-        rollout_params[2] = 0.4
-        rollout_params[3] = 2.0
-        rollout_params[4] = 0.2
+    rollout_params = DEFAULT_PARAMS[rollout_kind].copy()
     scores = np.empty(SCRATCH)
     legal = np.empty(N_ACTIONS, dtype=np.int64)
     log = new_log(0)
@@ -448,10 +451,7 @@ def mc_action(params, s_arr, cards, inv, opts) -> int:
         cands[nc] = ACT_PASS
         nc += 1
     heur_kind = rollout_kind if rollout_kind != KIND_RANDOM else KIND_GREEDY
-    heur_params = rollout_params
-    if rollout_kind == KIND_RANDOM:
-        heur_params[0] = 1.0
-        heur_params[1] = 1.0
+    heur_params = DEFAULT_PARAMS[heur_kind].copy()
     heuristic_action(heur_kind, heur_params, s, cards, opts, scores)
     order = np.argsort(-scores[: N_COLUMNS * N_SLOTS])
     # Per (column, slot): the heuristic's own block/influence choice, found by a restricted call.
