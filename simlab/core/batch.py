@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -19,7 +19,7 @@ from simlab.core.driver import play_game
 from simlab.core.game import Game, get_game
 from simlab.core.player import ResolvedPlayer, resolve_players
 from simlab.core.rng import game_seeds
-from simlab.core.schema import games_frame, seats_frame
+from simlab.core.schema import GameMeta, build_frames
 
 CHUNK = 20_000
 
@@ -32,6 +32,7 @@ class BatchResult:
     seats: pl.DataFrame
     seconds: float
     compiled: bool
+    events: dict[str, pl.DataFrame] = field(default_factory=dict)
 
     def summary(self) -> pl.DataFrame:
         """Win rate (shared wins split), mean score and games per player label and seat."""
@@ -49,50 +50,73 @@ def play_batch(
     options: dict[str, Any] | None = None,
     data: Any = None,
     first_game: int = 0,
+    record: Sequence[str] = (),
     progress: Callable[[int], None] | None = None,
 ) -> BatchResult:
     """Play ``games`` games of ``game`` between ``players`` (one spec per seat).
 
     All-compiled line-ups run in the compiled batch loop; any Python player sends every game
-    through the Python driver (same seeds, same games, slower). ``progress(n)`` is called
-    with the number of games finished after each chunk.
+    through the Python driver (same seeds, same games, slower). ``record`` names event
+    tables to keep (Sentient: ``takes``). ``progress(n)`` is called with the number of
+    games finished.
     """
     g = get_game(game)
     resolved = resolve_players(g, players)
-    n_players = len(resolved)
-    rules = g.ruleset(n_players, options, data)
-    labels = [p.label for p in resolved]
+    rules = g.ruleset(len(resolved), options, data)
     seeds = game_seeds(seed, first_game, games)
     start = time.perf_counter()
-    compiled = all(p.compiled for p in resolved)
-    if compiled:
-        kinds = np.array([[p.kind for p in resolved]], dtype=np.int64)
-        params = np.stack([p.params for p in resolved])[None, :, :]
-        game_parts, seat_parts = [], []
-        for lo in range(0, games, CHUNK):
-            chunk = seeds[lo : lo + CHUNK]
-            g_arr, s_arr = g.play_batch(rules, chunk, kinds, params, np.zeros(len(chunk), dtype=np.int64))
-            game_parts.append(g_arr)
-            seat_parts.append(s_arr)
-            if progress:
-                progress(min(games, lo + CHUNK))
-        game_cols, seat_cols = g.batch_columns(rules)
-        game_arr = np.concatenate(game_parts) if game_parts else np.zeros((0, len(game_cols)), np.int32)
-        seat_arr = np.concatenate(seat_parts) if seat_parts else np.zeros((0, len(seat_cols)), np.int32)
-    else:
-        game_cols, seat_cols = g.batch_columns(rules)
-        game_arr = np.zeros((games, len(game_cols)), dtype=np.int32)
-        seat_arr = np.zeros((games * n_players, len(seat_cols)), dtype=np.int32)
-        instances = [None if p.compiled else p.make() for p in resolved]
-        for i, s in enumerate(seeds):
-            rec = play_game(g, rules, resolved, int(s), instances=instances)
-            game_arr[i] = [rec.game[c] for c in game_cols]
-            for p, row in enumerate(rec.seats):
-                seat_arr[i * n_players + p] = [row[c] for c in seat_cols]
-            if progress and (i + 1) % 100 == 0:
-                progress(i + 1)
+    arrays = play_games(g, rules, resolved, seeds, np.zeros(games, dtype=np.int64), tuple(record), progress)
     seconds = time.perf_counter() - start
     indices = np.arange(first_game, first_game + games, dtype=np.int64)
-    games_df = games_frame(g, seed, indices, seeds, n_players, game_cols, game_arr)
-    seats_df = seats_frame(g, indices, n_players, labels, seat_cols, seat_arr)
-    return BatchResult(games_df, seats_df, seconds, compiled)
+    meta = GameMeta(indices, indices, seeds, np.zeros(games, dtype=np.int64), [[p.label for p in resolved]], [0], [0],
+                    experiment_seed=seed)
+    frames = build_frames(g, rules, len(resolved), arrays, meta)
+    return BatchResult(frames["games"], frames["seats"], seconds, all(p.compiled for p in resolved),
+                       {k: v for k, v in frames.items() if k not in ("games", "seats")})
+
+
+def play_games(
+    game: Game,
+    rules: Any,
+    tables: Sequence[ResolvedPlayer] | Sequence[Sequence[ResolvedPlayer]],
+    seeds: np.ndarray,
+    table_of_game: np.ndarray,
+    record: tuple[str, ...] = (),
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, np.ndarray]:
+    """Result arrays for these seeds; game i is played by line-up ``tables[table_of_game[i]]``.
+
+    ``tables`` is one line-up (a list of players) or a list of line-ups. Line-ups of compiled
+    players only run in the compiled loop; the others go game by game through the driver.
+    """
+    if tables and isinstance(tables[0], ResolvedPlayer):
+        tables = [tables]  # type: ignore[list-item]
+    lineups: list[Sequence[ResolvedPlayer]] = list(tables)  # type: ignore[arg-type]
+    n_games = len(seeds)
+    cols = game.batch_columns(rules)
+    if all(p.compiled for lineup in lineups for p in lineup):
+        kinds = np.array([[p.kind for p in lineup] for lineup in lineups], dtype=np.int64)
+        params = np.stack([np.stack([p.params for p in lineup]) for lineup in lineups])
+        parts: dict[str, list[np.ndarray]] = {}
+        for lo in range(0, n_games, CHUNK):
+            hi = min(n_games, lo + CHUNK)
+            out = game.play_batch(rules, seeds[lo:hi], kinds, params, table_of_game[lo:hi], record)
+            for name, arr in out.items():
+                parts.setdefault(name, []).append(arr)
+            if progress:
+                progress(hi)
+        if not parts:
+            return {name: np.zeros((0, len(cols[name])), np.int32) for name in ("games", "seats", *record)}
+        return {name: np.concatenate(arrs) for name, arrs in parts.items()}
+    rows: dict[str, list[np.ndarray]] = {}
+    instances = [[None if p.compiled else p.make() for p in lineup] for lineup in lineups]
+    for i, s in enumerate(seeds):
+        t = int(table_of_game[i])
+        rec = play_game(game, rules, lineups[t], int(s), record=record, instances=instances[t])
+        for name, arr in rec.arrays.items():
+            rows.setdefault(name, []).append(arr)
+        if progress and ((i + 1) % 100 == 0 or i + 1 == n_games):
+            progress(i + 1)
+    if not rows:
+        return {name: np.zeros((0, len(cols[name])), np.int32) for name in ("games", "seats", *record)}
+    return {name: np.concatenate(arrs) for name, arrs in rows.items()}

@@ -25,14 +25,28 @@ TRACE_CAPACITY = 4096
 
 @dataclass
 class GameRecord:
-    """A finished game: its final state, results and (when recorded) trace events."""
+    """A finished game: its final state, result rows (as the batch loop lays them out) and events."""
 
     seed: int
     state: np.ndarray
+    arrays: dict[str, np.ndarray]
     seats: list[dict[str, Any]]
     game: dict[str, Any]
     events: list[dict[str, Any]] = field(default_factory=list)
     decisions: int = 0
+
+
+def _rows(game: Game, rules: Any, table: str, arr: np.ndarray) -> list[dict[str, Any]]:
+    """Array rows as dicts, integer codes named as in the stored tables."""
+    cols = game.batch_columns(rules)[table]
+    cats = game.categorical_columns().get(table, {})
+    out = []
+    for row in arr.tolist():
+        d = dict(zip(cols, row, strict=True))
+        for name, names in cats.items():
+            d[name] = names[d[name]]
+        out.append(d)
+    return out
 
 
 def play_game(
@@ -42,12 +56,14 @@ def play_game(
     seed: int,
     *,
     record_events: bool = False,
+    record: tuple[str, ...] = (),
     instances: Sequence[Any] | None = None,
     on_step: Callable[[np.ndarray, int, int], None] | None = None,
 ) -> GameRecord:
     """Play one game from its 64-bit game seed through the Python driver.
 
-    ``instances`` reuses Python player objects (one per seat, None for compiled seats);
+    ``record`` names event tables to fill (as the batch loop does), ``instances`` reuses
+    Python player objects (one per seat, None for compiled seats);
     ``on_step(state, seat, action)`` is called after every action (used by tests).
     """
     n = len(players)
@@ -78,7 +94,9 @@ def play_game(
         if on_step is not None:
             on_step(state, seat, action)
     events = game.trace_events(rules, log) if record_events else []
-    return GameRecord(seed, state, game.seat_results(rules, state), game.game_results(rules, state), events, decisions)
+    arrays = game.result_arrays(rules, state, tuple(record))
+    seats = _rows(game, rules, "seats", arrays["seats"])
+    return GameRecord(seed, state, arrays, seats, _rows(game, rules, "games", arrays["games"])[0], events, decisions)
 
 
 def _ask(game: Game, rules: Any, state: np.ndarray, legal: np.ndarray, player: ResolvedPlayer, inst: Any,

@@ -76,12 +76,16 @@ class Game(ABC):
 
     # ---- results
     @abstractmethod
-    def seat_results(self, rules: Any, state: np.ndarray) -> list[dict[str, Any]]:
-        """Per-seat results and statistics of a finished game (the seats table's columns)."""
+    def result_arrays(self, rules: Any, state: np.ndarray, record: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
+        """A finished game's rows, laid out as the batch loop lays them out (see ``play_batch``)."""
 
-    @abstractmethod
-    def game_results(self, rules: Any, state: np.ndarray) -> dict[str, Any]:
-        """Per-game statistics of a finished game (the games table's columns)."""
+    def event_tables(self) -> dict[str, str]:
+        """Event tables the game can record, with a one-line description each."""
+        return {}
+
+    def categorical_columns(self) -> dict[str, dict[str, list[str]]]:
+        """Integer-coded columns to store as names: table -> column -> names by code."""
+        return {}
 
     # ---- players
     @abstractmethod
@@ -104,12 +108,18 @@ class Game(ABC):
         kinds: np.ndarray,
         params: np.ndarray,
         lineup: np.ndarray,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Compiled batch loop: (per-game array, per-seat array) for these seeds and line-ups."""
+        record: tuple[str, ...] = (),
+    ) -> dict[str, np.ndarray]:
+        """Compiled batch loop over these seeds; ``lineup[i]`` picks the row of kinds/params of game i.
+
+        Returns int32 arrays: ``games`` (a row per game), ``seats`` (a row per game and seat,
+        game-major) and one per recorded event table (rows grouped by game, each with a
+        ``seat`` column first); column names come from :meth:`batch_columns`.
+        """
 
     @abstractmethod
-    def batch_columns(self, rules: Any) -> tuple[list[str], list[str]]:
-        """Column names of the batch arrays (games, seats); match game_/seat_results keys."""
+    def batch_columns(self, rules: Any) -> dict[str, list[str]]:
+        """Column names of every array ``play_batch`` can return, by table name."""
 
     # ---- text
     @abstractmethod

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from simlab.analysis.intervals import Z95, wilson_interval
 from simlab.core.batch import play_batch
-from simlab.core.stats import Z95, wilson_interval
 
 
 @dataclass

@@ -30,6 +30,14 @@ S_ROUND_VP0 = S_CARDS0 + N_TYPES  # card VP per round (3 columns)
 S_INVESTORS0 = S_ROUND_VP0 + N_ROUNDS  # investor tokens held per type (5 columns)
 N_SEAT_COLS = S_INVESTORS0 + N_TYPES
 
+# Columns of the takes event table (one row per card bought).
+(T_SEAT, T_ROUND, T_TURN, T_CARD, T_TYPE, T_COLUMN, T_SLOT, T_BLOCK_LEFT, T_BLOCK_RIGHT, T_INFLUENCE,
+ T_POINTS) = range(11)
+N_TAKE_COLS = 11
+TAKE_COLUMNS = ["seat", "round", "turn", "card", "type", "column", "slot", "block_left", "block_right",
+                "influence", "points"]
+TAKES_PER_SEAT = 12
+
 GAME_COLUMNS = ["turns", "reshuffles", "sweeps", "n_winners", "winner_mask"]
 SEAT_COLUMNS = [
     "score",
@@ -49,11 +57,13 @@ assert len(GAME_COLUMNS) == N_GAME_COLS and len(SEAT_COLUMNS) == N_SEAT_COLS
 
 
 @njit(cache=True)
-def play_games(seeds, n_players: int, kinds, params, lineup, cards, inv, opts, out_games, out_seats) -> None:
+def play_games(seeds, n_players: int, kinds, params, lineup, cards, inv, opts, out_games, out_seats,
+               out_takes) -> None:
     """Play ``len(seeds)`` games; game i uses line-up ``lineup[i]`` (rows of kinds/params).
 
     ``kinds[l, seat]`` and ``params[l, seat]`` describe line-up l. Results go to
-    ``out_games[i]`` and ``out_seats[i * n_players + seat]`` (columns ``G_*`` and ``S_*``).
+    ``out_games[i]`` and ``out_seats[i * n_players + seat]`` (columns ``G_*`` and ``S_*``);
+    when ``out_takes`` has rows, every card bought goes to it (``T_*``, 12 rows per seat).
     """
     s_arr = np.zeros(1, dtype=STATE_DTYPE)
     s = s_arr[0]
@@ -76,6 +86,8 @@ def play_games(seeds, n_players: int, kinds, params, lineup, cards, inv, opts, o
                 a = choose_action(kind, params[li, p], s_arr, legal, n_legal, cards, inv, opts, scores)
             apply_action(s, a, cards, inv, opts, log)
         write_results(s, i, out_games, out_seats)
+        if out_takes.shape[0] > 0:
+            write_takes(s, i, cards, out_takes)
 
 
 @njit(cache=True)
@@ -110,3 +122,24 @@ def write_results(s, i: int, out_games, out_seats) -> None:
         for k in range(N_ROUNDS):
             out_seats[r, S_ROUND_VP0 + k] = s.round_vp[p, k]
 
+
+
+@njit(cache=True)
+def write_takes(s, i: int, cards, out_takes) -> None:
+    """Copy a finished game's purchases into rows i * n_players * 12 ... of ``out_takes``."""
+    n = s.n_players
+    for p in range(n):
+        for k in range(TAKES_PER_SEAT):
+            r = (i * n + p) * TAKES_PER_SEAT + k
+            c = s.owned[p, k]
+            out_takes[r, T_SEAT] = p
+            out_takes[r, T_ROUND] = 1 + k // 4
+            out_takes[r, T_TURN] = s.owned_turn[p, k]
+            out_takes[r, T_CARD] = cards[c, 0]
+            out_takes[r, T_TYPE] = cards[c, 1]
+            out_takes[r, T_COLUMN] = s.owned_column[p, k]
+            out_takes[r, T_SLOT] = s.owned_slot[p, k]
+            out_takes[r, T_BLOCK_LEFT] = s.owned_block[p, k] & 1
+            out_takes[r, T_BLOCK_RIGHT] = (s.owned_block[p, k] >> 1) & 1
+            out_takes[r, T_INFLUENCE] = s.owned_influence[p, k]
+            out_takes[r, T_POINTS] = s.owned_points[p, k]

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from simlab.core.errors import DataError
+from simlab.core.errors import DataError, SimlabError
 from simlab.core.game import BuiltinPlayer, Game
 from simlab.core.options import resolve_options
 from simlab.core.rng import game_seed
@@ -208,19 +208,25 @@ class SentientGame(Game):
         return new_log(capacity)
 
     # ---- results
-    def seat_results(self, rules: SentientRules, state: np.ndarray) -> list[dict[str, Any]]:
-        games, seats = self.batch_columns(rules)
-        out = np.zeros((1, len(games)), dtype=np.int32)
-        seat_arr = np.zeros((rules.n_players, len(seats)), dtype=np.int32)
-        batch_mod.write_results(state[0], 0, out, seat_arr)
-        return [dict(zip(seats, row.tolist(), strict=True)) for row in seat_arr]
+    def result_arrays(self, rules: SentientRules, state: np.ndarray, record: tuple[str, ...] = ()) -> dict:
+        cols = self.batch_columns(rules)
+        n = rules.n_players
+        out = {
+            "games": np.zeros((1, len(cols["games"])), dtype=np.int32),
+            "seats": np.zeros((n, len(cols["seats"])), dtype=np.int32),
+        }
+        batch_mod.write_results(state[0], 0, out["games"], out["seats"])
+        if "takes" in record:
+            out["takes"] = np.zeros((n * batch_mod.TAKES_PER_SEAT, len(cols["takes"])), dtype=np.int32)
+            batch_mod.write_takes(state[0], 0, rules.cards, out["takes"])
+        return out
 
-    def game_results(self, rules: SentientRules, state: np.ndarray) -> dict[str, Any]:
-        games, seats = self.batch_columns(rules)
-        out = np.zeros((1, len(games)), dtype=np.int32)
-        seat_arr = np.zeros((rules.n_players, len(seats)), dtype=np.int32)
-        batch_mod.write_results(state[0], 0, out, seat_arr)
-        return dict(zip(games, out[0].tolist(), strict=True))
+    def event_tables(self) -> dict[str, str]:
+        return {"takes": "one row per card bought: seat, round, turn, card, type, column, slot, blocks, "
+                         "influence assistants, points it scored"}
+
+    def categorical_columns(self) -> dict[str, dict[str, list[str]]]:
+        return {"seats": {"start_investor": list(TYPES)}, "takes": {"type": list(TYPES)}}
 
     # ---- players
     def builtin_players(self) -> dict[str, BuiltinPlayer]:
@@ -235,10 +241,18 @@ class SentientGame(Game):
         return SentientObservation(self, rules, state, legal)
 
     def play_batch(self, rules: SentientRules, seeds: np.ndarray, kinds: np.ndarray, params: np.ndarray,
-                   lineup: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        games, seats = self.batch_columns(rules)
-        out_games = np.zeros((len(seeds), len(games)), dtype=np.int32)
-        out_seats = np.zeros((len(seeds) * rules.n_players, len(seats)), dtype=np.int32)
+                   lineup: np.ndarray, record: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
+        unknown = set(record) - set(self.event_tables())
+        if unknown:
+            raise SimlabError(f"sentient records no event table '{sorted(unknown)[0]}' (tables: takes)")
+        cols = self.batch_columns(rules)
+        n = len(seeds)
+        out = {
+            "games": np.zeros((n, len(cols["games"])), dtype=np.int32),
+            "seats": np.zeros((n * rules.n_players, len(cols["seats"])), dtype=np.int32),
+        }
+        n_takes = n * rules.n_players * batch_mod.TAKES_PER_SEAT if "takes" in record else 0
+        takes = np.zeros((n_takes, len(cols["takes"])), dtype=np.int32)
         batch_mod.play_games(
             np.ascontiguousarray(seeds, dtype=np.uint64),
             rules.n_players,
@@ -248,13 +262,16 @@ class SentientGame(Game):
             rules.cards,
             rules.inv,
             rules.opts,
-            out_games,
-            out_seats,
+            out["games"],
+            out["seats"],
+            takes,
         )
-        return out_games, out_seats
+        if "takes" in record:
+            out["takes"] = takes
+        return out
 
-    def batch_columns(self, rules: SentientRules) -> tuple[list[str], list[str]]:
-        return batch_mod.GAME_COLUMNS, batch_mod.SEAT_COLUMNS
+    def batch_columns(self, rules: SentientRules) -> dict[str, list[str]]:
+        return {"games": batch_mod.GAME_COLUMNS, "seats": batch_mod.SEAT_COLUMNS, "takes": batch_mod.TAKE_COLUMNS}
 
     # ---- text
     def describe_action(self, rules: SentientRules, state: np.ndarray, action: int) -> str:

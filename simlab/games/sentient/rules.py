@@ -455,7 +455,14 @@ def _buy(s, p: int, action: int, cards, opts, log) -> None:
         s.dice[p, slot] = wrap_die(before_l + cards[c, CARD_LEFT])
     if not br:
         s.dice[p, slot + 1] = wrap_die(before_r + cards[c, CARD_RIGHT])
-    s.owned[p, s.owned_n[p]] = c
+    i = s.owned_n[p]
+    s.owned[p, i] = c
+    s.owned_slot[p, i] = slot
+    s.owned_block[p, i] = bl | (br << 1)
+    s.owned_influence[p, i] = infl
+    s.owned_column[p, i] = col
+    s.owned_turn[p, i] = s.n_turns
+    s.owned_points[p, i] = 0
     s.owned_n[p] += 1
     s.type_count[p, cards[c, CARD_TYPE]] += 1
     e = _event(log, EV_TAKE)
@@ -605,6 +612,9 @@ def end_round(s, cards, inv, opts, log) -> None:
             if c < 0:
                 continue
             pts = points(cards, c, s.dice[p, k], s.dice[p, k + 1])
+            for i in range((r - 1) * N_SLOTS, s.owned_n[p]):  # this round's purchases
+                if s.owned_slot[p, i] == k:
+                    s.owned_points[p, i] = pts
             s.card_vp[p] += pts
             s.round_vp[p, r - 1] += pts
             e = _event(log, EV_CARD_SCORED)

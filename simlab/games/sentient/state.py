@@ -12,7 +12,9 @@ Layout (P = seat 0..3, C = factory column 0..3, S = network slot 0..3, D = die 0
     factory   factory[C]      card index or -1;  investors[I] type of investor I0..I4
               col_agents[P, C] col_assistants[P, C]   influence pieces per column
     cards     deck[] deck_n (top is deck[deck_n-1]); discard[] discard_n; removed_n
-              owned[P, 12] owned_n[P] (every card a seat bought, all rounds)
+              owned[P, 12] owned_n[P] (every card a seat bought, all rounds, in buying order)
+              owned_slot/_block/_influence/_column/_turn/_points[P, 12]: how each was bought
+              and what it scored (the takes event table is read from these)
     scoring   type_count[P, T] investors_held[P, T] start_investor[P]
               card_vp[P] round_vp[P, 3] second_vp[P] investor_vp[P] total[P] rank[P] winner[P]
     scratch   scratch[8] work[2, P]: room for kernels that would otherwise allocate
@@ -82,6 +84,12 @@ STATE_DTYPE = np.dtype(
         ("removed_n", np.int16),
         ("owned", np.int16, (MAX_PLAYERS, MAX_OWNED)),
         ("owned_n", np.int16, (MAX_PLAYERS,)),
+        ("owned_slot", np.int8, (MAX_PLAYERS, MAX_OWNED)),
+        ("owned_block", np.int8, (MAX_PLAYERS, MAX_OWNED)),
+        ("owned_influence", np.int8, (MAX_PLAYERS, MAX_OWNED)),
+        ("owned_column", np.int8, (MAX_PLAYERS, MAX_OWNED)),
+        ("owned_turn", np.int16, (MAX_PLAYERS, MAX_OWNED)),
+        ("owned_points", np.int16, (MAX_PLAYERS, MAX_OWNED)),
         ("type_count", np.int16, (MAX_PLAYERS, N_TYPES)),
         ("investors_held", np.int8, (MAX_PLAYERS, N_TYPES)),
         ("start_investor", np.int8, (MAX_PLAYERS,)),

@@ -1,4 +1,4 @@
-"""Small statistics helpers the core needs for summaries (the analysis package builds on them)."""
+"""Confidence intervals for rates."""
 
 from __future__ import annotations
 

@@ -1,0 +1,1 @@
+"""Statistics with uncertainty over stored results (intervals, sequential tests, ...)."""
