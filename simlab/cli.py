@@ -205,6 +205,133 @@ def bench(
     run_bench(game, games, driver_games, mc_games, console)
 
 
+def print_summary(path: Path) -> None:
+    """The per-player and per-seat win-rate tables of a stored run."""
+    from simlab.results import summary
+
+    tables = summary(path)
+    for key, title in (("players", "player"), ("seats", "seat")):
+        df = tables[key]
+        table = Table("variant", title, "games", "win rate", "95% interval", "mean score",
+                      title=f"win rate per {title} (shared wins split; Wilson 95% intervals)")
+        for row in df.iter_rows(named=True):
+            table.add_row(str(row["variant"]), str(row[title]), f"{row['games']:,}", f"{row['win_rate']:.4f}",
+                          f"[{row['win_lo']:.4f}, {row['win_hi']:.4f}]", f"{row['mean_score']:.2f}")
+        console.print(table)
+
+
+@app.command()
+def run(
+    spec: Annotated[Path, typer.Argument(help="experiment spec (TOML)")],
+    games: Annotated[int | None, typer.Option("--games", "-n", help="number of games (overrides the spec)")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="experiment seed (overrides the spec)")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", "-w", help="worker processes (0 = all cores)")] = None,
+    shard_size: Annotated[int | None, typer.Option("--shard-size", help="games per shard")] = None,
+    backend: Annotated[str | None, typer.Option("--backend", help="local or dask")] = None,
+    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler, tcp://host:8786")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="run directory (default results/NAME/TIME-HASH)")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="continue the run in --out (or the latest one)")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+) -> None:
+    """Run an experiment: shards on all cores (or a Dask cluster), stored as parquet."""
+    from simlab.runner.run import run_experiment
+    from simlab.runner.spec import load_spec
+
+    if scheduler and backend is None:
+        backend = "dask"
+    overrides = {"games": games, "seed": seed, "workers": workers, "shard_size": shard_size, "backend": backend,
+                 "scheduler": scheduler}
+    experiment = load_spec(spec, overrides)
+    result = run_experiment(experiment, out, resume, console=console, show_progress=not quiet)
+    man = result.manifest
+    timing = man["timings"][-1]
+    console.print(f"{man['status']}: {man['games_done']:,} games stored; this session played {timing['games']:,} "
+                  f"in {timing['seconds']:.1f} s ({timing['games_per_s']:,.0f} games/s, {timing['workers']} workers, "
+                  f"{timing['backend']})")
+    for variant, stop in man.get("stop", {}).items():
+        console.print(f"stopping rule ({variant}): {stop['decision']} after {stop['stop_at']:,} games")
+    print_summary(result.path)
+    console.print(f"results: {result.path}  (simlab results show {result.path})")
+
+
+results_app = typer.Typer(help="List stored runs, or show one.", invoke_without_command=True, no_args_is_help=False)
+app.add_typer(results_app, name="results")
+
+
+@results_app.callback()
+def results_list(
+    ctx: typer.Context,
+    root: Annotated[Path, typer.Option("--root", help="where runs are stored")] = Path("results"),
+) -> None:
+    """List stored runs (``simlab results show RUN`` for one)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from simlab.results import list_runs
+
+    runs = list_runs(root)
+    if runs.height == 0:
+        console.print(f"no runs under {root}/")
+        return
+    table = Table("experiment", "run", "status", "games", "planned", "created", "path")
+    for row in runs.iter_rows(named=True):
+        table.add_row(row["experiment"], row["run"], row["status"], f"{row['games'] or 0:,}",
+                      f"{row['planned']:,}", row["created"], row["path"])
+    console.print(table)
+
+
+@results_app.command("show")
+def results_show(
+    run_name: Annotated[str, typer.Argument(metavar="RUN", help="run directory, experiment/run or run name")],
+    root: Annotated[Path, typer.Option("--root", help="where runs are stored")] = Path("results"),
+) -> None:
+    """Print a run's spec, versions, timing and summary."""
+    import json
+
+    from simlab.results import manifest, resolve_run
+
+    path = resolve_run(run_name, root)
+    man = manifest(path)
+    console.print(f"[bold]{man['experiment']}[/bold] / {man['run']}  ({man['status']})  {path}")
+    if man.get("description"):
+        console.print(man["description"])
+    console.print(f"spec ({man['source']}, hash {man['spec_hash']}):")
+    console.print(json.dumps(man["spec"], indent=2), markup=False, highlight=False)
+    console.print("versions: " + ", ".join(f"{k} {v}" for k, v in man["versions"].items()))
+    plan = man["plan"]
+    console.print(f"plan: {plan['games']:,} games per variant ({plan['deals']:,} deals x {len(plan['tables'])} "
+                  f"seatings), {plan['shards']} shards of {plan['shard_size']:,}; "
+                  f"variants: {', '.join(man['variants'])}")
+    for t in man.get("timings", []):
+        console.print(f"session: {t.get('games', 0):,} games in {t.get('seconds', 0):.1f} s "
+                      f"({t.get('games_per_s', 0):,} games/s, {t.get('workers')} workers, {t.get('backend')})")
+    for variant, stop in man.get("stop", {}).items():
+        console.print(f"stop ({variant}): {stop}")
+    if man.get("error"):
+        console.print(f"error: {man['error']}", markup=False)
+    print_summary(path)
+
+
+@app.command()
+def replay(
+    run_name: Annotated[str, typer.Argument(metavar="RUN", help="run directory, experiment/run or run name")],
+    game_index: Annotated[int, typer.Option("--game", help="game index in the run")],
+    variant: Annotated[str, typer.Option("--variant", help="variant name")] = "base",
+    trace: Annotated[Path | None, typer.Option("--trace", help="write the game as JSON lines")] = None,
+    root: Annotated[Path, typer.Option("--root", help="where runs are stored")] = Path("results"),
+) -> None:
+    """Replay a stored game from its seed and print its log (identical to the original game)."""
+    from simlab.runner.replay import replay_game
+
+    events, lines = replay_game(run_name, game_index, variant, root)
+    for line in lines:
+        typer.echo(line)
+    if trace:
+        from simlab.core.trace import write_trace
+
+        write_trace(trace, events)
+        console.print(f"trace written to {trace} ({len(events)} events)")
+
+
 def main() -> None:
     """Entry point: run the CLI, turning simlab errors into one clean line."""
     try:

@@ -16,6 +16,7 @@ import numpy as np
 import polars as pl
 
 from simlab.core.driver import play_game
+from simlab.core.errors import SimlabError
 from simlab.core.game import Game, get_game
 from simlab.core.player import ResolvedPlayer, resolve_players
 from simlab.core.rng import game_seeds
@@ -83,11 +84,13 @@ def play_games(
     table_of_game: np.ndarray,
     record: tuple[str, ...] = (),
     progress: Callable[[int], None] | None = None,
+    game_indices: np.ndarray | None = None,
 ) -> dict[str, np.ndarray]:
     """Result arrays for these seeds; game i is played by line-up ``tables[table_of_game[i]]``.
 
     ``tables`` is one line-up (a list of players) or a list of line-ups. Line-ups of compiled
-    players only run in the compiled loop; the others go game by game through the driver.
+    players only run in the compiled loop; the others go game by game through the driver,
+    where an error names the game (its index from ``game_indices``) and its seed.
     """
     if tables and isinstance(tables[0], ResolvedPlayer):
         tables = [tables]  # type: ignore[list-item]
@@ -112,7 +115,11 @@ def play_games(
     instances = [[None if p.compiled else p.make() for p in lineup] for lineup in lineups]
     for i, s in enumerate(seeds):
         t = int(table_of_game[i])
-        rec = play_game(game, rules, lineups[t], int(s), record=record, instances=instances[t])
+        try:
+            rec = play_game(game, rules, lineups[t], int(s), record=record, instances=instances[t])
+        except SimlabError as exc:
+            index = int(game_indices[i]) if game_indices is not None else i
+            raise _with_prefix(exc, f"game {index}: ") from exc
         for name, arr in rec.arrays.items():
             rows.setdefault(name, []).append(arr)
         if progress and ((i + 1) % 100 == 0 or i + 1 == n_games):
@@ -120,3 +127,11 @@ def play_games(
     if not rows:
         return {name: np.zeros((0, len(cols[name])), np.int32) for name in ("games", "seats", *record)}
     return {name: np.concatenate(arrs) for name, arrs in rows.items()}
+
+
+def _with_prefix(exc: SimlabError, prefix: str) -> SimlabError:
+    """The same kind of error with a prefix on its message."""
+    try:
+        return type(exc)(prefix + str(exc))
+    except TypeError:
+        return SimlabError(prefix + str(exc))

@@ -1,0 +1,1 @@
+"""The experiment runner: spec -> plan -> shards -> store."""

@@ -1,0 +1,76 @@
+"""Backends: where shards run. ``local`` uses joblib processes on this machine; ``dask``
+uses a Dask distributed cluster (a LocalCluster it starts, or a scheduler address).
+
+Both call the same :func:`simlab.runner.shard.run_shard` and yield results as shards
+finish, in any order; the runner writes them and decides when to stop. Closing the
+generator early cancels the shards not yet started.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+
+import polars as pl
+
+from simlab.core.errors import SimlabError
+from simlab.runner.shard import ShardTask, run_shard
+
+Result = tuple[ShardTask, dict[str, pl.DataFrame], float]
+
+
+def default_workers() -> int:
+    """All cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def run_tasks(tasks: Sequence[ShardTask], backend: str, workers: int, scheduler: str | None = None) -> Iterator[Result]:
+    """Run the shards on a backend, yielding each result as it finishes."""
+    workers = workers or default_workers()
+    if backend == "local":
+        yield from _local(tasks, workers)
+    elif backend == "dask":
+        yield from _dask(tasks, workers, scheduler)
+    else:
+        raise SimlabError(f"unknown backend '{backend}' (local or dask)")
+
+
+def _local(tasks: Sequence[ShardTask], workers: int) -> Iterator[Result]:
+    if workers == 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield run_shard(task)
+        return
+    from joblib import Parallel, delayed
+
+    parallel = Parallel(n_jobs=workers, backend="loky", return_as="generator_unordered", pre_dispatch="2*n_jobs")
+    yield from parallel(delayed(run_shard)(t) for t in tasks)
+
+
+def _dask(tasks: Sequence[ShardTask], workers: int, scheduler: str | None) -> Iterator[Result]:
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise SimlabError("the dask backend needs dask[distributed]: pip install 'simlab[dask]'") from None
+    cluster = None
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout="20s")
+        except OSError as exc:
+            raise SimlabError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    else:
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                               dashboard_address=None)
+        client = Client(cluster)
+    futures = []
+    try:
+        futures = client.map(run_shard, list(tasks), pure=False)
+        for future in as_completed(futures):
+            yield future.result()
+    finally:
+        client.cancel([f for f in futures if not f.done()])
+        client.close()
+        if cluster is not None:
+            cluster.close()

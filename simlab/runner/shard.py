@@ -1,0 +1,100 @@
+"""One shard: a range of games played in a worker, returned as tidy tables.
+
+``run_shard`` is what every backend calls; it needs only the task (the validated spec's raw
+dict, the variant and the game range), so it runs the same in this process, a joblib worker
+or a Dask worker on another machine.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from simlab.core.batch import play_games
+from simlab.core.errors import SimlabError
+from simlab.core.game import get_game
+from simlab.core.player import resolve_player
+from simlab.core.schema import GameMeta, build_frames
+from simlab.runner.plan import Plan
+from simlab.runner.spec import ExperimentSpec, parse_spec, variant_data
+
+
+@dataclass(frozen=True)
+class ShardTask:
+    """Play games [lo, hi) of one variant; ``spec_json`` is the spec's raw dict as JSON."""
+
+    spec_json: str
+    source: str
+    variant: int
+    shard: int
+    lo: int
+    hi: int
+    run_dir: str = ""
+
+
+class ShardError(SimlabError):
+    """A shard failed; the message names the game, its seed and how to replay it."""
+
+
+@lru_cache(maxsize=8)
+def _context(spec_json: str, source: str) -> tuple[ExperimentSpec, Plan]:
+    import json
+
+    spec = parse_spec(json.loads(spec_json), source)
+    return spec, Plan(spec)
+
+
+@lru_cache(maxsize=32)
+def _rules(spec_json: str, source: str, variant: int, n_players: int) -> Any:
+    spec, _ = _context(spec_json, source)
+    game = get_game(spec.game)
+    v = spec.variants[variant]
+    return game.ruleset(n_players, {**spec.options, **v.options}, variant_data(game, v))
+
+
+def run_shard(task: ShardTask) -> tuple[ShardTask, dict[str, pl.DataFrame], float]:
+    """Play the task's games; returns the task, its tables and the seconds it took."""
+    start = time.perf_counter()
+    spec, plan = _context(task.spec_json, task.source)
+    game = get_game(spec.game)
+    games = np.arange(task.lo, task.hi, dtype=np.int64)
+    tables = plan.table_of(games)
+    seeds = plan.seeds(games)
+    deals = plan.deal_of(games)
+    parts: list[dict[str, pl.DataFrame]] = []
+    for n in sorted({t.n_players for t in plan.tables}):
+        ids = [t.index for t in plan.tables if t.n_players == n]
+        local = {tid: i for i, tid in enumerate(ids)}
+        mask = np.isin(tables, ids)
+        if not mask.any():
+            continue
+        rules = _rules(task.spec_json, task.source, task.variant, n)
+        lineups = [[resolve_player(game, s) for s in plan.tables[tid].seats] for tid in ids]
+        local_tables = np.array([local[int(t)] for t in tables[mask]], dtype=np.int64)
+        try:
+            arrays = play_games(game, rules, lineups, seeds[mask], local_tables, tuple(spec.record),
+                                game_indices=games[mask])
+        except SimlabError as exc:
+            where = f"{task.run_dir}" if task.run_dir else "RUN"
+            raise ShardError(f"shard {task.shard} (games {task.lo}-{task.hi - 1}) of variant "
+                             f"{spec.variants[task.variant].name}: {exc}; replay: simlab replay {where} "
+                             f"--game {_failed_game(str(exc))}") from exc
+        meta = GameMeta(games[mask], deals[mask], seeds[mask], local_tables,
+                        [plan.tables[tid].seats for tid in ids], [plan.tables[tid].lineup for tid in ids],
+                        [plan.tables[tid].rotation for tid in ids], spec.seed, spec.variants[task.variant].name)
+        parts.append(build_frames(game, rules, n, arrays, meta))
+    frames = {name: pl.concat([p[name] for p in parts], how="vertical") for name in parts[0]} if parts else {}
+    if len(parts) > 1:
+        frames = {name: df.sort("game", maintain_order=True) for name, df in frames.items()}
+    return task, frames, time.perf_counter() - start
+
+
+def _failed_game(message: str) -> str:
+    """The game index a driver error message starts with ("game N: ...")."""
+    head = message.split(":", 1)[0]
+    return head.split()[-1] if head.startswith("game ") else "N"

@@ -1,0 +1,346 @@
+"""Experiment specs: TOML files under ``experiments/``, validated before anything runs.
+
+See ``docs/experiments.md`` for every field. :func:`load_spec` reads and validates a file;
+:func:`parse_spec` validates a dict (what overrides and tests use). Every error is one line
+naming the file and the field.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simlab.core.errors import SimlabError
+
+ROTATIONS = ("none", "cyclic", "all")
+MATCHES = ("round_robin", "focus")
+BACKENDS = ("local", "dask")
+STOP_RULES = ("ci", "sprt")
+
+_TOP_KEYS = {"name", "game", "seed", "games", "shard_size", "workers", "backend", "scheduler", "record", "options",
+             "players", "stop", "data", "variants", "description", "report"}
+_PLAYER_KEYS = {"seats", "pool", "n_players", "match", "focus", "repeat", "rotation"}
+_STOP_KEYS = {"rule", "player", "seat", "half_width", "player_a", "player_b", "elo0", "elo1", "alpha", "beta",
+              "check_every"}
+_DATA_KEYS = {"cards", "set"}
+_VARIANT_KEYS = {"name", "options", "cards", "set"}
+_SET_KEYS = {"card", "field", "value"}
+
+
+class SpecError(SimlabError):
+    """A spec that cannot run: the message names the file and the field."""
+
+
+@dataclass
+class CardChange:
+    """One single-value data override: ``card``'s ``field`` set to ``value``."""
+
+    card: int
+    field: str
+    value: Any
+
+
+@dataclass
+class Variant:
+    """A data/option variant; every variant is played on the same seeds."""
+
+    name: str
+    options: dict[str, Any] = field(default_factory=dict)
+    cards: str | None = None
+    changes: list[CardChange] = field(default_factory=list)
+
+
+@dataclass
+class StopRule:
+    """Stop early: a target 95% half-width on a rate (``ci``) or an SPRT between two players."""
+
+    rule: str
+    check_every: int
+    player: str | None = None
+    seat: int | None = None
+    half_width: float = 0.01
+    player_a: str | None = None
+    player_b: str | None = None
+    elo0: float = 0.0
+    elo1: float = 20.0
+    alpha: float = 0.05
+    beta: float = 0.05
+
+
+@dataclass
+class ExperimentSpec:
+    """A validated experiment."""
+
+    name: str
+    game: str
+    seed: int
+    games: int
+    shard_size: int
+    workers: int
+    backend: str
+    scheduler: str | None
+    record: list[str]
+    options: dict[str, Any]
+    seats: list[str] | None
+    pool: list[str] | None
+    n_players: list[int]
+    match: str
+    focus: str | None
+    repeat: bool
+    rotation: str
+    stop: StopRule | None
+    variants: list[Variant]
+    source: str = "<spec>"
+    description: str = ""
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def spec_hash(self) -> str:
+        """Hash of everything that decides the results (not workers, backend or shard size)."""
+        keep = {k: v for k, v in self.raw.items() if k not in ("workers", "backend", "scheduler", "shard_size")}
+        text = json.dumps(keep, sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _fail(source: str, field_name: str, what: str) -> SpecError:
+    return SpecError(f"{source}: {field_name}: {what}")
+
+
+def _type(source: str, name: str, value: Any, types: type | tuple[type, ...], what: str) -> Any:
+    if isinstance(value, bool) and bool not in (types if isinstance(types, tuple) else (types,)):
+        raise _fail(source, name, f"expected {what}, got {value!r}")
+    if not isinstance(value, types):
+        raise _fail(source, name, f"expected {what}, got {value!r}")
+    return value
+
+
+def _unknown(source: str, where: str, table: dict, allowed: set[str]) -> None:
+    for key in table:
+        if key not in allowed:
+            raise _fail(source, f"{where}{key}", f"unknown key (allowed: {', '.join(sorted(allowed))})")
+
+
+def load_spec(path: str | Path, overrides: dict[str, Any] | None = None) -> ExperimentSpec:
+    """Read and validate a spec file; ``overrides`` replace top-level fields (games, seed, ...)."""
+    p = Path(path)
+    if not p.is_file():
+        raise SpecError(f"{path}: file not found")
+    try:
+        raw = tomllib.loads(p.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"{path}: not valid TOML: {exc}") from None
+    raw.setdefault("name", p.stem)
+    base = p.parent
+    for table in [raw.get("data", {}), *raw.get("variants", [])]:
+        if isinstance(table, dict) and isinstance(table.get("cards"), str):
+            table["cards"] = str((base / table["cards"]).resolve()) if not Path(table["cards"]).is_absolute() \
+                else table["cards"]
+    return parse_spec(raw, str(path), overrides)
+
+
+def parse_spec(raw: dict[str, Any], source: str = "<spec>", overrides: dict[str, Any] | None = None) -> ExperimentSpec:
+    """Validate a spec dict (see the module docstring)."""
+    from simlab.core.game import get_game
+    from simlab.core.player import resolve_player
+
+    raw = copy.deepcopy(raw)
+    for key, value in (overrides or {}).items():
+        if value is not None:
+            raw[key] = value
+    _unknown(source, "", raw, _TOP_KEYS)
+    for key in ("game", "players"):
+        if key not in raw:
+            raise _fail(source, key, "required")
+    name = _type(source, "name", raw.get("name", "experiment"), str, "a string")
+    game_name = _type(source, "game", raw["game"], str, "a game name")
+    try:
+        game = get_game(game_name)
+    except SimlabError as exc:
+        raise _fail(source, "game", str(exc)) from None
+    seed = _type(source, "seed", raw.get("seed", 0), int, "an integer")
+    games = _type(source, "games", raw.get("games", 10_000), int, "an integer")
+    if games < 1:
+        raise _fail(source, "games", "must be at least 1")
+    shard_size = _type(source, "shard_size", raw.get("shard_size", 10_000), int, "an integer")
+    if shard_size < 1:
+        raise _fail(source, "shard_size", "must be at least 1")
+    workers = _type(source, "workers", raw.get("workers", 0), int, "an integer (0 = all cores)")
+    if workers < 0:
+        raise _fail(source, "workers", "must be 0 (all cores) or more")
+    backend = _type(source, "backend", raw.get("backend", "local"), str, "local or dask")
+    if backend not in BACKENDS:
+        raise _fail(source, "backend", f"'{backend}' is not one of {', '.join(BACKENDS)}")
+    scheduler = raw.get("scheduler")
+    if scheduler is not None:
+        _type(source, "scheduler", scheduler, str, "an address like tcp://host:8786")
+    record = _type(source, "record", raw.get("record", []), list, "a list of event table names")
+    tables = game.event_tables()
+    for i, table in enumerate(record):
+        if table not in tables:
+            raise _fail(source, f"record[{i}]", f"'{table}' is not an event table of {game.name} "
+                                                f"(tables: {', '.join(tables) or 'none'})")
+    options = _type(source, "options", raw.get("options", {}), dict, "a table of rule options")
+    _check_options(game, options, source, "options")
+
+    players = _type(source, "players", raw["players"], dict, "a table")
+    _unknown(source, "players.", players, _PLAYER_KEYS)
+    seats = players.get("seats")
+    pool = players.get("pool")
+    if (seats is None) == (pool is None):
+        raise _fail(source, "players", "give either 'seats' (one player per seat) or 'pool' (players to match)")
+    rotation = _type(source, "players.rotation", players.get("rotation", "cyclic"), str, "none, cyclic or all")
+    if rotation not in ROTATIONS:
+        raise _fail(source, "players.rotation", f"'{rotation}' is not one of {', '.join(ROTATIONS)}")
+    match = _type(source, "players.match", players.get("match", "round_robin"), str, "round_robin or focus")
+    if match not in MATCHES:
+        raise _fail(source, "players.match", f"'{match}' is not one of {', '.join(MATCHES)}")
+    focus = players.get("focus")
+    repeat = _type(source, "players.repeat", players.get("repeat", False), bool, "true or false")
+    specs = seats if seats is not None else pool
+    where = "players.seats" if seats is not None else "players.pool"
+    _type(source, where, specs, list, "a list of player specs")
+    for i, spec in enumerate(specs):
+        _type(source, f"{where}[{i}]", spec, str, "a player spec string")
+        try:
+            resolve_player(game, spec)
+        except SimlabError as exc:
+            raise _fail(source, f"{where}[{i}]", str(exc)) from None
+    if seats is not None:
+        n_players = [len(seats)]
+        if "n_players" in players and players["n_players"] != len(seats):
+            raise _fail(source, "players.n_players", f"{players['n_players']} does not match {len(seats)} seats")
+    else:
+        n_raw = players.get("n_players", game.min_players)
+        n_players = n_raw if isinstance(n_raw, list) else [n_raw]
+        for n in n_players:
+            _type(source, "players.n_players", n, int, "an integer or a list of integers")
+        if len(pool) < 1:
+            raise _fail(source, "players.pool", "is empty")
+        if not repeat and len(pool) < max(n_players):
+            raise _fail(source, "players.pool", f"{len(pool)} players cannot fill {max(n_players)} seats without "
+                                                "repeat = true")
+        if match == "focus" and (focus is None or focus not in pool):
+            raise _fail(source, "players.focus", "match = 'focus' needs a focus player from the pool")
+    for n in n_players:
+        if not game.min_players <= n <= game.max_players:
+            raise _fail(source, "players", f"{game.name} takes {game.min_players}-{game.max_players} players, not {n}")
+
+    stop = _parse_stop(raw.get("stop"), source, specs)
+    variants = _parse_variants(raw, source, game)
+    return ExperimentSpec(
+        name=name, game=game.name, seed=seed, games=games, shard_size=shard_size, workers=workers,
+        backend=backend, scheduler=scheduler, record=list(record), options=dict(options), seats=seats, pool=pool,
+        n_players=[int(n) for n in n_players], match=match, focus=focus, repeat=repeat, rotation=rotation,
+        stop=stop, variants=variants, source=source, description=str(raw.get("description", "")), raw=raw,
+    )
+
+
+def _check_options(game: Any, options: dict[str, Any], source: str, where: str) -> None:
+    from simlab.core.options import resolve_options
+
+    try:
+        resolve_options(game.option_table(), options)
+    except SimlabError as exc:
+        raise _fail(source, where, str(exc)) from None
+
+
+def _parse_stop(stop: Any, source: str, specs: list[str]) -> StopRule | None:
+    if stop is None:
+        return None
+    _type(source, "stop", stop, dict, "a table")
+    _unknown(source, "stop.", stop, _STOP_KEYS)
+    rule = stop.get("rule")
+    if rule not in STOP_RULES:
+        raise _fail(source, "stop.rule", f"expected one of {', '.join(STOP_RULES)}, got {rule!r}")
+    check_every = _type(source, "stop.check_every", stop.get("check_every", 10_000), int, "an integer")
+    if check_every < 1:
+        raise _fail(source, "stop.check_every", "must be at least 1")
+    out = StopRule(rule=rule, check_every=check_every)
+    if rule == "ci":
+        out.player = stop.get("player")
+        out.seat = stop.get("seat")
+        if (out.player is None) == (out.seat is None):
+            raise _fail(source, "stop", "rule 'ci' needs exactly one of 'player' (a spec from players) or 'seat'")
+        if out.player is not None and out.player not in specs:
+            raise _fail(source, "stop.player", f"'{out.player}' is not among the players")
+        if out.seat is not None:
+            _type(source, "stop.seat", out.seat, int, "a seat number")
+        out.half_width = float(_type(source, "stop.half_width", stop.get("half_width", 0.01), (int, float), "a number"))
+        if not 0 < out.half_width < 0.5:
+            raise _fail(source, "stop.half_width", "must be between 0 and 0.5")
+    else:
+        for key in ("player_a", "player_b"):
+            value = stop.get(key)
+            if value not in specs:
+                raise _fail(source, f"stop.{key}", f"{value!r} is not among the players")
+            setattr(out, key, value)
+        if out.player_a == out.player_b:
+            raise _fail(source, "stop.player_b", "must differ from player_a")
+        for key in ("elo0", "elo1", "alpha", "beta"):
+            if key in stop:
+                setattr(out, key, float(_type(source, f"stop.{key}", stop[key], (int, float), "a number")))
+        if out.elo1 <= out.elo0:
+            raise _fail(source, "stop.elo1", "must be greater than elo0")
+        for key in ("alpha", "beta"):
+            if not 0 < getattr(out, key) < 0.5:
+                raise _fail(source, f"stop.{key}", "must be between 0 and 0.5")
+    return out
+
+
+def _parse_changes(table: dict, source: str, where: str) -> list[CardChange]:
+    changes = []
+    for i, item in enumerate(_type(source, f"{where}.set", table.get("set", []), list, "a list of tables")):
+        _type(source, f"{where}.set[{i}]", item, dict, "a table {card, field, value}")
+        _unknown(source, f"{where}.set[{i}].", item, _SET_KEYS)
+        for key in _SET_KEYS:
+            if key not in item:
+                raise _fail(source, f"{where}.set[{i}].{key}", "required")
+        changes.append(CardChange(int(item["card"]), str(item["field"]), item["value"]))
+    return changes
+
+
+def _parse_variants(raw: dict[str, Any], source: str, game: Any) -> list[Variant]:
+    data = _type(source, "data", raw.get("data", {}), dict, "a table")
+    _unknown(source, "data.", data, _DATA_KEYS)
+    base = Variant("base", {}, data.get("cards"), _parse_changes(data, source, "data"))
+    variants = [base]
+    names = {"base"}
+    for i, item in enumerate(_type(source, "variants", raw.get("variants", []), list, "a list of tables")):
+        where = f"variants[{i}]"
+        _type(source, where, item, dict, "a table")
+        _unknown(source, f"{where}.", item, _VARIANT_KEYS)
+        vname = _type(source, f"{where}.name", item.get("name", f"variant{i + 1}"), str, "a string")
+        if vname in names:
+            raise _fail(source, f"{where}.name", f"duplicate variant name '{vname}'")
+        names.add(vname)
+        options = _type(source, f"{where}.options", item.get("options", {}), dict, "a table")
+        _check_options(game, {**raw.get("options", {}), **options}, source, f"{where}.options")
+        variants.append(Variant(vname, options, item.get("cards", base.cards),
+                                base.changes + _parse_changes(item, source, where)))
+    for v in variants:  # load the data now, so that a bad file or value fails before anything runs
+        try:
+            variant_data(game, v)
+        except SimlabError as exc:
+            raise _fail(source, "data" if v.name == "base" else f"variants.{v.name}", str(exc)) from None
+    return variants
+
+
+def variant_data(game: Any, variant: Variant) -> Any:
+    """The data set of a variant (None: the game's bundled data)."""
+    if variant.cards is None and not variant.changes:
+        return None
+    if game.name != "sentient":
+        raise SimlabError(f"data overrides are not supported for {game.name} yet")
+    from simlab.games.sentient.data import load_data
+
+    data = load_data(variant.cards) if variant.cards else game.default_data()
+    if variant.changes:
+        merged: dict[int, dict[str, Any]] = {}
+        for ch in variant.changes:
+            merged.setdefault(ch.card, {})[ch.field] = ch.value
+        data = data.with_card_values(merged)
+    return data

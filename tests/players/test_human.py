@@ -1,0 +1,302 @@
+"""The ``human`` player (simlab.players.human) with scripted input and captured output."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+import pytest
+
+from simlab.core.driver import play_game
+from simlab.core.errors import PlayerError, SimlabError
+from simlab.core.game import get_game
+from simlab.core.player import resolve_players
+from simlab.players.human import HumanPlayer, HumanQuitError
+
+GAME = get_game("sentient")
+HINT = "please type a number from 1 to"
+
+
+def scripted(answers: Iterable[str], then: str | None = "1") -> tuple[Callable[[str], str], list[str]]:
+    """An input function giving ``answers`` in turn, then ``then`` forever (EOF when None); and its prompts."""
+    queue = list(answers)
+    prompts: list[str] = []
+
+    def input_fn(prompt: str) -> str:
+        prompts.append(prompt)
+        if queue:
+            return queue.pop(0)
+        if then is None:
+            raise EOFError
+        return then
+
+    return input_fn, prompts
+
+
+def first_position(seed: int = 1, n: int = 2):
+    """The first decision of a fresh game: (observation, legal actions)."""
+    rules = GAME.ruleset(n)
+    state, legal = GAME.new_game(rules, GAME.game_seed(seed, 0), GAME.new_log(0))
+    legal_list = legal.tolist()
+    return GAME.observation(rules, state, legal_list), legal_list
+
+
+def make(answers: Iterable[str], then: str | None = "1") -> tuple[HumanPlayer, list[str], list[str]]:
+    input_fn, prompts = scripted(answers, then)
+    out: list[str] = []
+    return HumanPlayer(input_fn=input_fn, print_fn=out.append), out, prompts
+
+
+def listed(lines: list[str]) -> list[tuple[int, str]]:
+    """(number, description) of the numbered action lines among ``lines``."""
+    found = []
+    for line in lines:
+        m = re.match(r"^\s+(\d+)\. (.*)$", line)
+        if m:
+            found.append((int(m.group(1)), m.group(2)))
+    return found
+
+
+# ---------------------------------------------------------------- one decision
+
+
+def test_valid_number_returns_that_action():
+    obs, legal = first_position()
+    for k in (1, 2, len(legal)):
+        h, _, _ = make([str(k)])
+        assert h.choose(obs, legal) == legal[k - 1]
+
+
+def test_number_with_spaces_accepted():
+    obs, legal = first_position()
+    h, _, _ = make(["  3 "])
+    assert h.choose(obs, legal) == legal[2]
+
+
+def test_lists_every_action_numbered():
+    obs, legal = first_position()
+    h, out, prompts = make(["1"])
+    h.choose(obs, legal)
+    items = listed(out)
+    assert [k for k, _ in items] == list(range(1, len(legal) + 1))
+    assert [d for _, d in items] == [obs.describe(a) for a in legal]
+    assert prompts and f"seat {obs.seat}" in prompts[0]
+
+
+@pytest.mark.parametrize("bad", ["", "abc", "0", "999", "-1", "1.5", "1 2", "#3"])
+def test_bad_input_is_asked_again(bad):
+    obs, legal = first_position()
+    h, out, prompts = make([bad, "2"])
+    assert h.choose(obs, legal) == legal[1]
+    assert len(prompts) == 2
+    hints = [line for line in out if line.startswith(HINT)]
+    assert hints == [f"{HINT} {len(legal)}, /text to filter, ? or q"]
+
+
+def test_many_bad_inputs_then_valid():
+    obs, legal = first_position()
+    bad = ["", "abc", "0", "999", str(len(legal) + 1), "x1"]
+    h, out, prompts = make([*bad, "1"])
+    assert h.choose(obs, legal) == legal[0]
+    assert len(prompts) == len(bad) + 1
+    assert sum(line.startswith(HINT) for line in out) == len(bad)
+
+
+@pytest.mark.xfail(
+    reason="bug: HumanPlayer accepts answers with str.isdigit(), which is true for '²' (and other Unicode "
+    "digits int() rejects); int('²') then raises ValueError instead of the hint being shown",
+    strict=True,
+)
+def test_superscript_digit_is_asked_again():
+    obs, legal = first_position()
+    h, out, _ = make(["²", "1"])
+    assert h.choose(obs, legal) == legal[0]
+    assert any(line.startswith(HINT) for line in out)
+
+
+def test_filter_slot():
+    obs, legal = first_position()
+    h, out, _ = make(["/slot 2"])
+    before = len(out)
+    # the input function must answer after the filter: give it the first number the filter shows
+    shown_after: list[tuple[int, str]] = []
+
+    def input_fn(prompt: str) -> str:
+        if not shown_after and len(out) > before and input_fn.calls == 1:  # type: ignore[attr-defined]
+            shown_after.extend(listed(out[before:]))
+        input_fn.calls += 1  # type: ignore[attr-defined]
+        return "/slot 2" if input_fn.calls == 1 else str(shown_after[0][0])  # type: ignore[attr-defined]
+
+    input_fn.calls = 0  # type: ignore[attr-defined]
+    h = HumanPlayer(input_fn=input_fn, print_fn=out.append)
+    start = len(out)
+    action = h.choose(obs, legal)
+    first_list = listed(out[start:])[: len(legal)]
+    assert len(first_list) == len(legal)
+    expected = [(i + 1, obs.describe(a)) for i, a in enumerate(legal) if "slot 2" in obs.describe(a).lower()]
+    assert expected, "the first position should offer takes into slot 2"
+    assert 0 < len(expected) < len(legal)
+    assert shown_after == expected
+    # numbers keep referring to the full list
+    assert action == legal[expected[0][0] - 1]
+    assert "slot 2" in obs.describe(action)
+
+
+def test_filter_is_case_insensitive_and_no_match_shows_all():
+    obs, legal = first_position()
+    h, out, _ = make(["/SLOT 0", "/zzz", "1"])
+    h.choose(obs, legal)
+    assert "no action matches 'zzz'" in out
+    items = listed(out)
+    n_slot0 = sum("slot 0" in obs.describe(a) for a in legal)
+    # full list, filtered list, full list again after the failed filter
+    assert len(items) == len(legal) + n_slot0 + len(legal)
+
+
+def test_filter_pass():
+    obs, legal = first_position()
+    h, out, _ = make(["/pass", "1"])
+    h.choose(obs, legal)
+    after = listed(out)[len(legal) :]
+    assert after and all("pass" in d for _, d in after)
+
+
+def test_question_mark_renders_again():
+    obs, legal = first_position()
+    board = obs.render()
+    h, out, _ = make(["?", "?", "1"])
+    h.choose(obs, legal)
+    assert out.count(board) == 3  # once at the start, once per '?'
+
+
+def test_rendered_board_mentions_round_factory_and_dice():
+    obs, legal = first_position(seed=4, n=3)
+    h, out, _ = make(["1"])
+    h.choose(obs, legal)
+    board = next(line for line in out if line.startswith("Round"))
+    assert board.startswith("Round 1")
+    assert "Factory" in board
+    for col in range(4):
+        assert f"C{col} " in board
+    seat_lines = board.splitlines()
+    me = next(i for i, line in enumerate(seat_lines) if line.startswith(f"Seat {obs.seat} (you)"))
+    dice_line = seat_lines[me + 1]
+    assert re.findall(r"\[(\d)\]", dice_line) == [str(d) for d in obs.dice]
+
+
+@pytest.mark.parametrize("word", ["q", "quit", "exit", " q "])
+def test_quit(word):
+    obs, legal = first_position()
+    h, _, _ = make([word])
+    with pytest.raises(HumanQuitError, match="stopped by the human player"):
+        h.choose(obs, legal)
+
+
+def test_quit_after_bad_input():
+    obs, legal = first_position()
+    h, out, _ = make(["abc", "q"])
+    with pytest.raises(HumanQuitError):
+        h.choose(obs, legal)
+    assert any(line.startswith(HINT) for line in out)
+
+
+def test_eof_quits_with_clear_message():
+    obs, legal = first_position()
+    h, _, _ = make([], then=None)
+    with pytest.raises(HumanQuitError, match="input closed") as err:
+        h.choose(obs, legal)
+    assert isinstance(err.value, SimlabError)
+    assert "\n" not in str(err.value)
+
+
+def test_keyboard_interrupt_quits():
+    obs, legal = first_position()
+
+    def interrupt(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    with pytest.raises(HumanQuitError, match="stopped by the human player"):
+        HumanPlayer(input_fn=interrupt, print_fn=lambda s: None).choose(obs, legal)
+
+
+def test_quit_error_is_simlab_error():
+    assert issubclass(HumanQuitError, SimlabError)
+
+
+# ---------------------------------------------------------------- whole games through the driver
+
+
+def _play(human: HumanPlayer, lineup=("human", "greedy"), seed: int = 3):
+    players = resolve_players(GAME, list(lineup))
+    rules = GAME.ruleset(len(players))
+    instances = [human if p.label == "human" else None for p in players]
+    return play_game(GAME, rules, players, GAME.game_seed(seed, 0), instances=instances)
+
+
+def test_human_plays_a_whole_game():
+    bad = ["", "abc", "0", "999", "/slot 2", "?", "/zzz"]
+    h, out, prompts = make(bad, then="1")
+    rec = _play(h)
+    assert rec.state[0]["over"] == 1
+    assert rec.decisions == 30
+    # 15 decisions for the human, plus one extra prompt per bad/unused answer
+    assert len(prompts) == 15 + len(bad)
+    assert sum(line.startswith(HINT) for line in out) == 4
+    rounds = {int(m.group(1)) for line in out if (m := re.match(r"Round (\d)", line))}
+    assert rounds == {1, 2, 3}
+
+
+def test_human_choices_reach_the_game():
+    """The action a number names is the action played."""
+    h, _, _ = make([], then="2")
+    seen: list[tuple[int, int]] = []
+    players = resolve_players(GAME, ["greedy", "human"])
+    rules = GAME.ruleset(2)
+    state, legal = GAME.new_game(rules, GAME.game_seed(8, 0), GAME.new_log(0))
+    expected = []
+
+    def on_step(st, seat, action):
+        seen.append((seat, action))
+
+    # record the legal list of each human decision by wrapping choose
+    inner = h.choose
+
+    def choose(obs, legal_list):
+        expected.append(legal_list[1] if len(legal_list) > 1 else None)
+        return inner(obs, legal_list)
+
+    h.choose = choose  # type: ignore[method-assign]
+    play_game(GAME, rules, players, GAME.game_seed(8, 0), instances=[None, h], on_step=on_step)
+    human_actions = [a for s, a in seen if s == 1]
+    assert len(human_actions) == 15
+    for want, got in zip(expected, human_actions, strict=True):
+        if want is not None:
+            assert got == want
+
+
+def test_human_eof_in_a_game_stops_it():
+    h, _, _ = make(["1", "1"], then=None)
+    with pytest.raises(SimlabError, match="input closed"):
+        _play(h)
+
+
+@pytest.mark.xfail(
+    reason="bug: the driver wraps every non-PlayerError exception from choose() in PlayerError, so a human "
+    "quitting surfaces as PlayerError('player human (seat 0) raised HumanQuitError: ...') instead of "
+    "HumanQuitError; `simlab play` then prints it as an error and exits with status 2",
+    strict=True,
+)
+def test_human_quit_in_a_game_raises_quit_error():
+    h, _, _ = make(["q"])
+    with pytest.raises(HumanQuitError):
+        _play(h)
+
+
+def test_human_quit_in_a_game_is_a_simlab_error():
+    """Whatever its class, a quit ends the game with a one-line SimlabError the CLI prints cleanly."""
+    h, _, _ = make(["q"])
+    with pytest.raises(SimlabError) as err:
+        _play(h)
+    assert "stopped by the human player" in str(err.value)
+    assert "\n" not in str(err.value)
+    assert not isinstance(err.value, PlayerError) or isinstance(err.value.__cause__, HumanQuitError)
