@@ -2,21 +2,21 @@
 uses a Dask distributed cluster (a LocalCluster it starts, or a scheduler address).
 
 Both call the same :func:`simlab.runner.shard.run_shard` and yield results as shards
-finish, in any order; the runner writes them and decides when to stop. Closing the
-generator early cancels the shards not yet started.
+finish, in any order; the runner records them and decides when to stop. Closing the
+generator early cancels the shards not yet started. Local workers write their shards
+themselves (same filesystem); Dask workers send their tables back to be written here.
 """
 
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Iterator, Sequence
 
-import polars as pl
-
 from simlab.core.errors import SimlabError
-from simlab.runner.shard import ShardTask, run_shard
+from simlab.runner.shard import ShardResult, ShardTask, run_shard
 
-Result = tuple[ShardTask, dict[str, pl.DataFrame], float]
+Result = ShardResult
 
 
 def default_workers() -> int:
@@ -46,7 +46,9 @@ def _local(tasks: Sequence[ShardTask], workers: int) -> Iterator[Result]:
     from joblib import Parallel, delayed
 
     parallel = Parallel(n_jobs=workers, backend="loky", return_as="generator_unordered", pre_dispatch="2*n_jobs")
-    yield from parallel(delayed(run_shard)(t) for t in tasks)
+    with warnings.catch_warnings():  # stopping early cancels queued shards on purpose
+        warnings.filterwarnings("ignore", message=".*tasks which were still being processed.*")
+        yield from parallel(delayed(run_shard)(t) for t in tasks)
 
 
 def _dask(tasks: Sequence[ShardTask], workers: int, scheduler: str | None) -> Iterator[Result]:

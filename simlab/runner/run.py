@@ -17,7 +17,7 @@ from simlab.runner.backends import default_workers, run_tasks
 from simlab.runner.plan import Plan
 from simlab.runner.shard import ShardTask
 from simlab.runner.spec import ExperimentSpec
-from simlab.runner.stopping import StopTracker
+from simlab.runner.stopping import StopTracker, segment_sums
 from simlab.runner.store import RunStore, versions
 
 DEFAULT_ROOT = Path("results")
@@ -118,12 +118,12 @@ def run_experiment(spec: ExperimentSpec, out: Path | None = None, resume: bool =
                 tracker = trackers[vi]
                 if tracker is not None:
                     seats = pl.read_parquet(store.shard_path("seats", variant.name, si))
-                    tracker.add(lo, hi, seats)
+                    tracker.add(lo, hi, segment_sums(tracker.rule, seats, plan.check_every))
             else:
                 store.remove_shard(variant.name, si, tables)
                 if si in manifest["shards_done"][variant.name]:
                     manifest["shards_done"][variant.name].remove(si)
-                todo.append(ShardTask(spec_json, spec.source, vi, si, lo, hi, str(path)))
+                todo.append(ShardTask(spec_json, spec.source, vi, si, lo, hi, str(path), spec.backend == "local"))
     for vi, tracker in trackers.items():
         if tracker is not None and tracker.evaluate():
             _record_stop(manifest, spec, vi, tracker)
@@ -142,9 +142,11 @@ def run_experiment(spec: ExperimentSpec, out: Path | None = None, resume: bool =
             bar = progress.add_task(spec.name, total=total, completed=done_games, rate="-")
             results = run_tasks(todo, spec.backend, workers, spec.scheduler)
             try:
-                for task, frames, seconds in results:
+                for result in results:
+                    task, seconds = result.task, result.seconds
                     variant = spec.variants[task.variant].name
-                    store.write_shard(variant, task.shard, frames)
+                    if result.frames is not None:
+                        store.write_shard(variant, task.shard, result.frames)
                     manifest["shards_done"][variant].append(task.shard)
                     manifest["shard_seconds"][f"{variant}/{task.shard}"] = round(seconds, 4)
                     store.write_manifest(manifest)
@@ -153,7 +155,7 @@ def run_experiment(spec: ExperimentSpec, out: Path | None = None, resume: bool =
                     progress.update(bar, advance=task.hi - task.lo, rate=f"{played / max(elapsed, 1e-9):,.0f}")
                     tracker = trackers[task.variant]
                     if tracker is not None:
-                        tracker.add(task.lo, task.hi, frames["seats"])
+                        tracker.add(task.lo, task.hi, result.stop_sums or {})
                         if tracker.evaluate() and variant not in manifest["stop"]:
                             _record_stop(manifest, spec, task.variant, tracker)
                             store.write_manifest(manifest)

@@ -22,6 +22,8 @@ from simlab.core.player import resolve_player
 from simlab.core.schema import GameMeta, build_frames
 from simlab.runner.plan import Plan
 from simlab.runner.spec import ExperimentSpec, parse_spec, variant_data
+from simlab.runner.stopping import segment_sums
+from simlab.runner.store import RunStore
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,7 @@ class ShardTask:
     lo: int
     hi: int
     run_dir: str = ""
+    write: bool = False  # the worker writes the shard itself (it shares the run's filesystem)
 
 
 class ShardError(SimlabError):
@@ -57,8 +60,18 @@ def _rules(spec_json: str, source: str, variant: int, n_players: int) -> Any:
     return game.ruleset(n_players, {**spec.options, **v.options}, variant_data(game, v))
 
 
-def run_shard(task: ShardTask) -> tuple[ShardTask, dict[str, pl.DataFrame], float]:
-    """Play the task's games; returns the task, its tables and the seconds it took."""
+@dataclass
+class ShardResult:
+    """What a worker sends back: its tables (unless it wrote them), timing and stop sums."""
+
+    task: ShardTask
+    frames: dict[str, pl.DataFrame] | None
+    seconds: float
+    stop_sums: dict[int, Any] | None
+
+
+def run_shard(task: ShardTask) -> ShardResult:
+    """Play the task's games and return (or, with ``task.write``, store) their tables."""
     start = time.perf_counter()
     spec, plan = _context(task.spec_json, task.source)
     game = get_game(spec.game)
@@ -91,7 +104,12 @@ def run_shard(task: ShardTask) -> tuple[ShardTask, dict[str, pl.DataFrame], floa
     frames = {name: pl.concat([p[name] for p in parts], how="vertical") for name in parts[0]} if parts else {}
     if len(parts) > 1:
         frames = {name: df.sort("game", maintain_order=True) for name, df in frames.items()}
-    return task, frames, time.perf_counter() - start
+    plan_check = plan.check_every
+    sums = segment_sums(spec.stop, frames["seats"], plan_check) if spec.stop else None
+    if task.write:
+        RunStore(task.run_dir).write_shard(spec.variants[task.variant].name, task.shard, frames)
+        return ShardResult(task, None, time.perf_counter() - start, sums)
+    return ShardResult(task, frames, time.perf_counter() - start, sums)
 
 
 def _failed_game(message: str) -> str:

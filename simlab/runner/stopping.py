@@ -53,9 +53,9 @@ class StopTracker:
     stop_at: int | None = None
     decision: dict[str, Any] = field(default_factory=dict)
 
-    def add(self, lo: int, hi: int, seats: pl.DataFrame) -> None:
-        """Add a finished shard's seat rows (games lo..hi-1)."""
-        for k, v in segment_sums(self.rule, seats, self.check_every).items():
+    def add(self, lo: int, hi: int, sums: dict[int, np.ndarray]) -> None:
+        """Add a finished shard (games lo..hi-1) by its segment sums (see :func:`segment_sums`)."""
+        for k, v in sums.items():
             self.pending[k] = self.pending.get(k, np.zeros(3)) + v
         self.done_games.add((lo, hi))
 
