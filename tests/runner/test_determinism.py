@@ -32,7 +32,7 @@ def test_rotations_share_the_deal(tmp_path):
     t = tables(_run(tmp_path, "rot", games=30, shard_size=30))
     games = t["games"]
     assert games["rotation"].to_list()[:3] == [0, 1, 2]
-    for deal, group in games.group_by("deal"):
+    for _deal, group in games.group_by("deal"):
         assert group["seed"].n_unique() == 1
         assert group.height == 3
     seats = t["seats"].filter(t["seats"]["game"] == 1)

@@ -30,9 +30,9 @@ class Crasher(Player):
 def test_player_crash_names_game_seed_and_replay(tmp_path, workers):
     spec0 = parse_spec(small_spec(games=40, shard_size=10, record=[],
                                   players={"seats": ["greedy", "random"], "rotation": "none"}))
-    from simlab.runner.plan import Plan
-
     import numpy as np
+
+    from simlab.runner.plan import Plan
 
     bad_game = 23
     seed = int(Plan(spec0).seeds(np.array([bad_game]))[0])

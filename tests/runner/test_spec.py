@@ -63,7 +63,7 @@ def test_spec_file_errors(tmp_path):
         load_spec(tmp_path / "missing.toml")
     bad = tmp_path / "bad.toml"
     bad.write_text("game = \n")
-    with pytest.raises(SpecError, match="bad.toml: not valid TOML"):
+    with pytest.raises(SpecError, match=r"bad\.toml: not valid TOML"):
         load_spec(bad)
     ok = tmp_path / "ok.toml"
     ok.write_text('game = "sentient"\n[players]\nseats = ["greedy", "random"]\n')
