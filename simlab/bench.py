@@ -127,3 +127,55 @@ def run_bench(game_name: str, games: int, driver_games: int, mc_games: int, cons
         f"time ({per_game:.0f} decisions per {g.max_players}-player game)"
     )
     return rows
+
+
+def _peak_rss_mib() -> tuple[float, float]:
+    """Peak resident memory (MiB) of this process and of its largest finished child."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return own, children
+
+
+def run_runner_bench(games: int, memory_games: int, console: Console) -> list[dict]:
+    """Runner figures: wall time for ``games`` four-greedy games with 1 and 2 local workers and a
+    2-worker Dask LocalCluster (parquet included), and peak memory for ``memory_games``."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from simlab.runner.run import run_experiment
+    from simlab.runner.spec import parse_spec
+
+    console.print(f"machine: {machine_info()}")
+    raw = {"name": "bench_greedy", "game": "sentient", "seed": 1, "shard_size": 50_000,
+           "players": {"seats": ["greedy"] * 4, "rotation": "none"}}
+    tmp = Path(tempfile.mkdtemp(prefix="simlab-bench-"))
+    rows = []
+    table = Table("backend", "workers", "games", "wall s", "games/s", "speed-up vs 1 worker")
+    base = None
+    try:
+        run_experiment(parse_spec({**raw, "games": 1000, "workers": 1}), tmp / "warm", show_progress=False)
+        for backend, workers in (("local", 1), ("local", 2), ("dask", 2)):
+            start = time.perf_counter()
+            run_experiment(parse_spec({**raw, "games": games, "workers": workers, "backend": backend}),
+                           tmp / f"{backend}{workers}", show_progress=False)
+            wall = time.perf_counter() - start
+            base = base or wall
+            rows.append({"backend": backend, "workers": workers, "games": games, "seconds": wall})
+            table.add_row(backend, str(workers), f"{games:,}", f"{wall:.1f}", f"{games / wall:,.0f}",
+                          f"{base / wall:.2f}x")
+            shutil.rmtree(tmp / f"{backend}{workers}", ignore_errors=True)
+        console.print(table)
+        if memory_games:
+            start = time.perf_counter()
+            run_experiment(parse_spec({**raw, "games": memory_games, "workers": 2}), tmp / "memory",
+                           show_progress=False)
+            own, child = _peak_rss_mib()
+            console.print(f"{memory_games:,} games in {time.perf_counter() - start:.0f} s: peak memory {own:.0f} MiB "
+                          f"in the runner process, {child:.0f} MiB in the largest worker "
+                          f"({own + 2 * child:.0f} MiB at most for runner + 2 workers)")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return rows

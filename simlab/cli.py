@@ -198,11 +198,18 @@ def bench(
     games: Annotated[int, typer.Option("--games", "-n", help="games per compiled mix")] = 100_000,
     driver_games: Annotated[int, typer.Option("--driver-games", help="games per mix through the driver")] = 300,
     mc_games: Annotated[int, typer.Option("--mc-games", help="games for mixes with the mc player")] = 200,
+    runner: Annotated[bool, typer.Option("--runner", help="benchmark the experiment runner instead")] = False,
+    runner_games: Annotated[int, typer.Option("--runner-games", help="games per runner measurement")] = 1_000_000,
+    memory_games: Annotated[int, typer.Option("--memory-games", help="games for the peak-memory run (0: skip)")] = 0,
 ) -> None:
-    """Games per second per core for each built-in player mix, compiled and through the driver."""
-    from simlab.bench import run_bench
+    """Games per second per core for each built-in player mix, compiled and through the driver;
+    with --runner, the runner's wall time, scaling over workers and backends, and peak memory."""
+    from simlab.bench import run_bench, run_runner_bench
 
-    run_bench(game, games, driver_games, mc_games, console)
+    if runner:
+        run_runner_bench(runner_games, memory_games, console)
+    else:
+        run_bench(game, games, driver_games, mc_games, console)
 
 
 def print_summary(path: Path) -> None:
