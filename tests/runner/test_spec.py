@@ -84,3 +84,14 @@ def test_round_robin_focus_and_rotations():
     plan = Plan(spec)
     assert plan.n_tables == 3 * 2 + 3 * 3
     assert plan.total_games % plan.n_tables == 0 and plan.total_games >= spec.games
+
+
+def test_shipped_experiments_validate():
+    """Every spec under experiments/ is valid."""
+    from pathlib import Path
+
+    files = sorted((Path(__file__).parents[2] / "experiments").glob("*.toml"))
+    assert files
+    for f in files:
+        spec = load_spec(f)
+        assert spec.games >= 1 and Plan(spec).total_games >= spec.games
