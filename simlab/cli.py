@@ -340,22 +340,23 @@ def replay(
 
 
 def main() -> None:
-    """Entry point: run the CLI, turning simlab errors into one clean line."""
+    """Entry point: run the CLI; simlab errors become one clean line (exit status 2)."""
     try:
         app(standalone_mode=False)
     except SimlabError as exc:
-        err_console.print(f"error: {exc}", markup=False, highlight=False)
+        err_console.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
         sys.exit(2)
     except KeyboardInterrupt:
         err_console.print("interrupted")
         sys.exit(130)
-    except Exception as exc:  # click's own usage errors
-        import click
-
-        if isinstance(exc, click.exceptions.ClickException):
+    except Exception as exc:
+        # click's (or typer's bundled click's) usage errors: show them the usual way
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            sys.exit(0)  # the help is already printed
+        if hasattr(exc, "show") and hasattr(exc, "exit_code"):
             exc.show()
             sys.exit(exc.exit_code)
-        if isinstance(exc, click.exceptions.Abort):
+        if type(exc).__name__ == "Abort":
             sys.exit(1)
         raise
 

@@ -214,12 +214,6 @@ def test_simlab_errors_one_line(monkeypatch, capsys, args, fragment):
     assert fragment in lines[0]
 
 
-@pytest.mark.xfail(
-    reason="bug: an error message longer than 200 characters (e.g. the unknown-option list) is hard-wrapped "
-    "by err_console (Console(stderr=True, width=200) when stderr is not a terminal), so the one-line "
-    "'error: ...' becomes two lines in pipes and logs",
-    strict=True,
-)
 def test_long_error_stays_on_one_line(monkeypatch, capsys):
     code, _, err = run_main(monkeypatch, capsys, "play", "sentient", "-p", "greedy,random", "-o", "nope=1")
     assert code == 2
@@ -235,7 +229,6 @@ USAGE_BUG = (
 )
 
 
-@pytest.mark.xfail(reason=USAGE_BUG, strict=True)
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
@@ -252,7 +245,6 @@ def test_usage_error_through_main(monkeypatch, capsys, args, fragment):
     assert fragment in err
 
 
-@pytest.mark.xfail(reason=USAGE_BUG, strict=True)
 def test_no_arguments_shows_help(monkeypatch, capsys):
     code, out, err = run_main(monkeypatch, capsys)
     assert "Usage" in out + err
@@ -267,11 +259,6 @@ def test_help_through_main(monkeypatch, capsys):
         assert command in out
 
 
-@pytest.mark.xfail(
-    reason="bug: a spec like 'greedy(a=1) + f(b=2)' trips an assert in parse_player_spec; the AssertionError "
-    "escapes main() as a traceback instead of a one-line 'error:' and exit code 2",
-    strict=True,
-)
 def test_malformed_spec_one_line_error(monkeypatch, capsys):
     try:
         code, _, err = run_main(monkeypatch, capsys, "play", "sentient", "--players", "greedy(a=1) + f(b=2),random")

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from simlab.core.errors import IllegalActionError, PlayerError
+from simlab.core.errors import IllegalActionError, PlayerError, SimlabError
 from simlab.core.game import Game
 from simlab.core.player import ResolvedPlayer
 from simlab.core.rng import derive_key
@@ -105,7 +105,7 @@ def _ask(game: Game, rules: Any, state: np.ndarray, legal: np.ndarray, player: R
     obs = game.observation(rules, state, legal_list)
     try:
         action = inst.choose(obs, legal_list)
-    except PlayerError:
+    except SimlabError:
         raise
     except Exception as exc:
         raise PlayerError(

@@ -87,13 +87,18 @@ def _parse_args(text: str, spec: str) -> dict[str, Any]:
         call = ast.parse(f"f({text})", mode="eval").body
     except SyntaxError:
         raise PlayerError(f"player '{spec}': cannot read the parameters '({text})'") from None
-    assert isinstance(call, ast.Call)
+    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) or call.func.id != "f":
+        raise PlayerError(f"player '{spec}': cannot read the parameters '({text})'")
     if call.args:
         raise PlayerError(f"player '{spec}': parameters must be given as name=value")
     out: dict[str, Any] = {}
     for kw in call.keywords:
+        if kw.arg is None:
+            raise PlayerError(f"player '{spec}': parameters must be given as name=value")
+        if kw.arg in out:
+            raise PlayerError(f"player '{spec}': parameter '{kw.arg}' is given twice")
         try:
-            out[str(kw.arg)] = ast.literal_eval(kw.value)
+            out[kw.arg] = ast.literal_eval(kw.value)
         except ValueError:
             raise PlayerError(f"player '{spec}': parameter '{kw.arg}' is not a literal value") from None
     return out

@@ -53,7 +53,7 @@ class HumanPlayer(Player):
                     shown = list(range(len(legal)))
                 self._list(obs, legal, shown)
                 continue
-            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+            if answer.isascii() and answer.isdecimal() and 1 <= int(answer) <= len(legal):
                 return legal[int(answer) - 1]
             self._print(f"please type a number from 1 to {len(legal)}, /text to filter, ? or q")
 

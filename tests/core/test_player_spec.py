@@ -110,24 +110,12 @@ def test_parse_malformed(text, fragment):
     assert "\n" not in msg
 
 
-@pytest.mark.xfail(
-    reason="bug: parse_player_spec parses the text between the first '(' and the last ')' as f(...); when that "
-    "is not a single call it hits `assert isinstance(call, ast.Call)`: AssertionError (a traceback in the CLI) "
-    "instead of PlayerError",
-    strict=True,
-)
 @pytest.mark.parametrize("text", ["greedy(a=1) + f(b=2)", "greedy(pass_below=1), x(block=0)"])
 def test_parse_malformed_non_call_expression(text):
     with pytest.raises(PlayerError):
         parse_player_spec(text)
 
 
-@pytest.mark.xfail(
-    reason="bug: 'greedy(block=0)(pass_below=2)' parses as a call of a call and the first parameter list is "
-    "silently dropped; 'greedy(pass_below=1, pass_below=3)' silently keeps the last value (ast.parse does not "
-    "reject repeated keywords); both should raise PlayerError",
-    strict=True,
-)
 @pytest.mark.parametrize("text", ["greedy(block=0)(pass_below=2)", "greedy(pass_below=1, pass_below=3)"])
 def test_parse_ambiguous_parameters_rejected(text):
     with pytest.raises(PlayerError):

@@ -105,11 +105,6 @@ def test_many_bad_inputs_then_valid():
     assert sum(line.startswith(HINT) for line in out) == len(bad)
 
 
-@pytest.mark.xfail(
-    reason="bug: HumanPlayer accepts answers with str.isdigit(), which is true for '²' (and other Unicode "
-    "digits int() rejects); int('²') then raises ValueError instead of the hint being shown",
-    strict=True,
-)
 def test_superscript_digit_is_asked_again():
     obs, legal = first_position()
     h, out, _ = make(["²", "1"])
@@ -267,12 +262,6 @@ def test_human_eof_in_a_game_stops_it():
         _play(h)
 
 
-@pytest.mark.xfail(
-    reason="bug: the driver wraps every non-PlayerError exception from choose() in PlayerError, so a human "
-    "quitting surfaces as PlayerError('player human (seat 0) raised HumanQuitError: ...') instead of "
-    "HumanQuitError; `simlab play` then prints it as an error and exits with status 2",
-    strict=True,
-)
 def test_human_quit_in_a_game_raises_quit_error():
     h, _, _ = make(["q"])
     with pytest.raises(HumanQuitError):
