@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
-from conftest import small_spec
+from runner_helpers import small_spec
 
 from simlab.results import load
 from simlab.runner.run import run_experiment

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import polars as pl
-from conftest import small_spec
+from runner_helpers import small_spec
 from typer.testing import CliRunner
 
 import simlab.results as results

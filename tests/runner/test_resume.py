@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import assert_same_tables, small_spec, tables
+from runner_helpers import assert_same_tables, small_spec, tables
 
 from simlab.core.errors import SimlabError
 from simlab.runner.run import run_experiment

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import small_spec
+from runner_helpers import small_spec
 
 from simlab.runner.plan import Plan, lineups, seatings
 from simlab.runner.spec import SpecError, load_spec, parse_spec

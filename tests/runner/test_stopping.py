@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
-from conftest import assert_same_tables, small_spec, tables
+from runner_helpers import assert_same_tables, small_spec, tables
 
 from simlab.analysis.intervals import wilson_interval
 from simlab.analysis.sequential import elo_to_score, sprt

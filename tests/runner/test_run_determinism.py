@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import assert_same_tables, small_spec, tables
+from runner_helpers import assert_same_tables, small_spec, tables
 
 from simlab.runner.run import run_experiment
 from simlab.runner.spec import parse_spec
