@@ -61,8 +61,8 @@ def new_manifest(spec: ExperimentSpec, plan: Plan, path: Path) -> dict[str, Any]
         "spec_hash": spec.spec_hash(),
         "game": spec.game,
         "versions": versions(),
-        "data": {v.name: {"cards": v.cards, "set": [c.__dict__ for c in v.changes], "options": v.options}
-                 for v in spec.variants},
+        "data": {v.name: {"cards": v.cards, "set": [c.__dict__ for c in v.changes], "remove": v.removed,
+                          "options": v.options, "card": v.card} for v in spec.variants},
         "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
         "status": "running",
         "plan": {"games": plan.total_games, "deals": plan.deals, "tables": [t.__dict__ for t in plan.tables],

@@ -23,12 +23,13 @@ BACKENDS = ("local", "dask")
 STOP_RULES = ("ci", "sprt")
 
 _TOP_KEYS = {"name", "game", "seed", "games", "shard_size", "workers", "backend", "scheduler", "record", "options",
-             "players", "stop", "data", "variants", "description", "report"}
+             "players", "stop", "data", "variants", "ablation", "description", "report"}
 _PLAYER_KEYS = {"seats", "pool", "n_players", "match", "focus", "repeat", "rotation"}
 _STOP_KEYS = {"rule", "player", "seat", "half_width", "player_a", "player_b", "elo0", "elo1", "alpha", "beta",
               "check_every"}
-_DATA_KEYS = {"cards", "set"}
-_VARIANT_KEYS = {"name", "options", "cards", "set"}
+_DATA_KEYS = {"cards", "set", "remove"}
+_VARIANT_KEYS = {"name", "options", "cards", "set", "remove"}
+_ABLATION_KEYS = {"cards", "change", "delta"}
 _SET_KEYS = {"card", "field", "value"}
 
 
@@ -53,6 +54,8 @@ class Variant:
     options: dict[str, Any] = field(default_factory=dict)
     cards: str | None = None
     changes: list[CardChange] = field(default_factory=list)
+    removed: list[int] = field(default_factory=list)
+    card: int | None = None  # the card an ablation variant is about
 
 
 @dataclass
@@ -303,10 +306,18 @@ def _parse_changes(table: dict, source: str, where: str) -> list[CardChange]:
     return changes
 
 
+def _parse_removed(table: dict, source: str, where: str) -> list[int]:
+    removed = _type(source, f"{where}.remove", table.get("remove", []), list, "a list of card ids")
+    for i, cid in enumerate(removed):
+        _type(source, f"{where}.remove[{i}]", cid, int, "a card id")
+    return list(removed)
+
+
 def _parse_variants(raw: dict[str, Any], source: str, game: Any) -> list[Variant]:
     data = _type(source, "data", raw.get("data", {}), dict, "a table")
     _unknown(source, "data.", data, _DATA_KEYS)
-    base = Variant("base", {}, data.get("cards"), _parse_changes(data, source, "data"))
+    base = Variant("base", {}, data.get("cards"), _parse_changes(data, source, "data"),
+                   _parse_removed(data, source, "data"))
     variants = [base]
     names = {"base"}
     for i, item in enumerate(_type(source, "variants", raw.get("variants", []), list, "a list of tables")):
@@ -320,7 +331,9 @@ def _parse_variants(raw: dict[str, Any], source: str, game: Any) -> list[Variant
         options = _type(source, f"{where}.options", item.get("options", {}), dict, "a table")
         _check_options(game, {**raw.get("options", {}), **options}, source, f"{where}.options")
         variants.append(Variant(vname, options, item.get("cards", base.cards),
-                                base.changes + _parse_changes(item, source, where)))
+                                base.changes + _parse_changes(item, source, where),
+                                base.removed + _parse_removed(item, source, where)))
+    variants.extend(_ablation_variants(raw.get("ablation"), source, game, base, names))
     for v in variants:  # load the data now, so that a bad file or value fails before anything runs
         try:
             variant_data(game, v)
@@ -329,9 +342,46 @@ def _parse_variants(raw: dict[str, Any], source: str, game: Any) -> list[Variant
     return variants
 
 
+def _ablation_variants(table: Any, source: str, game: Any, base: Variant, names: set[str]) -> list[Variant]:
+    """One variant per card: the card removed from the deck, or its printed VP changed by ``delta``."""
+    if table is None:
+        return []
+    _type(source, "ablation", table, dict, "a table")
+    _unknown(source, "ablation.", table, _ABLATION_KEYS)
+    change = _type(source, "ablation.change", table.get("change", "remove"), str, "remove or vp")
+    if change not in ("remove", "vp"):
+        raise _fail(source, "ablation.change", f"'{change}' is not one of remove, vp")
+    delta = _type(source, "ablation.delta", table.get("delta", 1), int, "an integer")
+    data = variant_data(game, base) or game.default_data()
+    cards = {c.id: c for c in data.cards}
+    wanted = table.get("cards", "all")
+    if wanted == "all":
+        ids = list(cards)
+    else:
+        ids = _type(source, "ablation.cards", wanted, list, "\"all\" or a list of card ids")
+        for i, cid in enumerate(ids):
+            if cid not in cards:
+                raise _fail(source, f"ablation.cards[{i}]", f"no card with id {cid!r}")
+    out = []
+    for cid in ids:
+        if change == "remove":
+            v = Variant(f"card{cid}_removed", {}, base.cards, list(base.changes), [*base.removed, cid], card=cid)
+        else:
+            if cards[cid].printed_vp is None:
+                continue  # information and service cards score by rule, not a printed VP
+            vp = cards[cid].printed_vp + delta
+            v = Variant(f"card{cid}_vp{vp}", {}, base.cards,
+                        [*base.changes, CardChange(cid, "printed_vp", vp)], list(base.removed), card=cid)
+        if v.name in names:
+            raise _fail(source, "ablation", f"variant name '{v.name}' is already used")
+        names.add(v.name)
+        out.append(v)
+    return out
+
+
 def variant_data(game: Any, variant: Variant) -> Any:
     """The data set of a variant (None: the game's bundled data)."""
-    if variant.cards is None and not variant.changes:
+    if variant.cards is None and not variant.changes and not variant.removed:
         return None
     if game.name != "sentient":
         raise SimlabError(f"data overrides are not supported for {game.name} yet")
@@ -343,4 +393,6 @@ def variant_data(game: Any, variant: Variant) -> Any:
         for ch in variant.changes:
             merged.setdefault(ch.card, {})[ch.field] = ch.value
         data = data.with_card_values(merged)
+    if variant.removed:
+        data = data.without_cards(variant.removed)
     return data

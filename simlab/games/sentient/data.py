@@ -51,8 +51,8 @@ CONDITIONS: tuple[tuple[str, str, str], ...] = (
 CONDITION_INDEX = {code: i for i, (code, _, _) in enumerate(CONDITIONS)}
 
 # Columns of the card array handed to the kernels.
-CARD_ID, CARD_TYPE, CARD_COND, CARD_PARAM, CARD_VP, CARD_LEFT, CARD_RIGHT = range(7)
-CARD_FIELDS = 7
+CARD_ID, CARD_TYPE, CARD_COND, CARD_PARAM, CARD_VP, CARD_LEFT, CARD_RIGHT, CARD_IN_DECK = range(8)
+CARD_FIELDS = 8
 MAX_CARDS = 128
 
 CARD_COLUMNS = ("id", "type", "condition_code", "param", "vp_kind", "printed_vp", "left_symbol", "right_symbol")
@@ -83,6 +83,7 @@ class SentientData:
     starting_investors: list[str]  # the types printed on the right board sections
     options: dict[str, Option]
     cards_file: str = ""
+    removed: frozenset[int] = frozenset()  # printed ids taken out of the deck (ablation studies)
     card_array: np.ndarray = field(init=False, repr=False)
     round_investor_array: np.ndarray = field(init=False, repr=False)
     starting_investor_array: np.ndarray = field(init=False, repr=False)
@@ -98,6 +99,7 @@ class SentientData:
                 c.printed_vp or 0,
                 SYMBOLS[c.left],
                 SYMBOLS[c.right],
+                0 if c.id in self.removed else 1,
             )
         self.card_array = arr
         self.round_investor_array = np.array(
@@ -152,7 +154,26 @@ class SentientData:
             raise DataError(self.cards_file, None, "id", f"no card with id {sorted(unknown)[0]}")
         cards = [_parse_card(self.cards_file, i + 2, row) for i, row in enumerate(rows)]
         _check_deck(self.cards_file, cards, list(range(2, len(cards) + 2)))
-        return SentientData(cards, self.round_investors, self.starting_investors, self.options, self.cards_file)
+        return SentientData(cards, self.round_investors, self.starting_investors, self.options, self.cards_file,
+                            self.removed)
+
+    def without_cards(self, card_ids: set[int] | list[int]) -> SentientData:
+        """A copy with these cards taken out of the deck.
+
+        The deck is still shuffled as if they were in it and they are then skipped, so every
+        other card keeps its relative order: games with and without a card stay paired.
+        """
+        ids = {int(i) for i in card_ids}
+        unknown = ids - {c.id for c in self.cards}
+        if unknown:
+            raise DataError(self.cards_file, None, "id", f"no card with id {sorted(unknown)[0]}")
+        return SentientData(self.cards, self.round_investors, self.starting_investors, self.options,
+                            self.cards_file, frozenset(self.removed | ids))
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in play (the file's cards less the removed ones)."""
+        return len(self.cards) - len(self.removed)
 
 
 def _read_csv(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:

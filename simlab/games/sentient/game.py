@@ -176,10 +176,10 @@ class SentientGame(Game):
         start = data.starting_investor_array[:8]
         inv[3, : len(start)] = start
         needed = cards_needed(n_players, values)
-        if len(data.cards) < needed:
+        if data.deck_size < needed:
             raise DataError(
                 data.cards_file, None, None,
-                f"{len(data.cards)} cards; {n_players} players with these options need {needed} "
+                f"{data.deck_size} cards; {n_players} players with these options need {needed} "
                 "(or the factory could run dry)",
             )
         return SentientRules(n_players, data, values, opts, cards, inv)

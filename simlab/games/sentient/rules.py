@@ -20,6 +20,7 @@ from numba import njit
 from simlab.core.rng import below, derive_key, u64_at
 from simlab.games.sentient.data import (
     CARD_COND,
+    CARD_IN_DECK,
     CARD_LEFT,
     CARD_PARAM,
     CARD_RIGHT,
@@ -306,8 +307,17 @@ def setup(s, seed: np.uint64, n_players: int, cards, inv, opts, log) -> None:
         s.deck[i] = i
     s.deck_n = n_cards
     s.discard_n = 0
-    s.removed_n = 0
     _shuffle(s, s.deck, n_cards, STREAM_SETUP)
+    # Cards taken out of the deck (ablation) are skipped after the shuffle, so the others
+    # keep their order: a game with and without a card stays paired card for card.
+    kept = 0
+    for i in range(n_cards):
+        c = s.deck[i]
+        if cards[c, CARD_IN_DECK]:
+            s.deck[kept] = c
+            kept += 1
+    s.deck_n = kept
+    s.removed_n = n_cards - kept
     # Step 6: right board sections dealt at random (each carries a starting investor).
     n_start = 0
     while n_start < inv.shape[1] and inv[3, n_start] >= 0:
