@@ -261,6 +261,29 @@ def run(
     console.print(f"results: {result.path}  (simlab results show {result.path})")
 
 
+@app.command()
+def report(
+    target: Annotated[str, typer.Argument(help="an experiment spec (.toml) or a stored run")],
+    games: Annotated[int | None, typer.Option("--games", "-n", help="number of games (overrides the spec)")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="experiment seed (overrides the spec)")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", "-w", help="worker processes (0 = all cores)")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="run directory")] = None,
+    report_dir: Annotated[Path | None, typer.Option("--report-dir", help="where the HTML goes")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+) -> None:
+    """Run (or reuse) an experiment, execute its notebook on the results, write reports/NAME/index.html."""
+    from simlab.report import report_experiment, report_run
+
+    if target.endswith(".toml"):
+        from simlab.runner.spec import load_spec
+
+        spec = load_spec(target, {"games": games, "seed": seed, "workers": workers})
+        index = report_experiment(spec, out, report_dir, console=console, show_progress=not quiet)
+    else:
+        index = report_run(target, report_dir)
+    console.print(f"report written to {index}")
+
+
 results_app = typer.Typer(help="List stored runs, or show one.", invoke_without_command=True, no_args_is_help=False)
 app.add_typer(results_app, name="results")
 

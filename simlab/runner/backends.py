@@ -3,8 +3,9 @@ uses a Dask distributed cluster (a LocalCluster it starts, or a scheduler addres
 
 Both call the same :func:`simlab.runner.shard.run_shard` and yield results as shards
 finish, in any order; the runner records them and decides when to stop. Closing the
-generator early cancels the shards not yet started. Local workers write their shards
-themselves (same filesystem); Dask workers send their tables back to be written here.
+generator early cancels the shards not yet started. Workers on this machine (local, or a
+Dask LocalCluster) write their shards themselves; workers of a remote scheduler send their
+tables back to be written here.
 """
 
 from __future__ import annotations

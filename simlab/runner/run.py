@@ -107,6 +107,9 @@ def run_experiment(spec: ExperimentSpec, out: Path | None = None, resume: bool =
     trackers = {v: StopTracker(spec.stop, plan.check_every, plan.checkpoints()) if spec.stop else None
                 for v in range(len(spec.variants))}
     spec_json = json.dumps(spec.raw, sort_keys=True, default=str)
+    # Workers on this machine (local processes, a Dask LocalCluster) write their shards
+    # themselves; workers of a remote Dask scheduler send them back to be written here.
+    shared_disk = spec.backend == "local" or not spec.scheduler
     todo: list[ShardTask] = []
     done_games = 0
     for si, (lo, hi) in enumerate(shards):
@@ -123,7 +126,7 @@ def run_experiment(spec: ExperimentSpec, out: Path | None = None, resume: bool =
                 store.remove_shard(variant.name, si, tables)
                 if si in manifest["shards_done"][variant.name]:
                     manifest["shards_done"][variant.name].remove(si)
-                todo.append(ShardTask(spec_json, spec.source, vi, si, lo, hi, str(path), spec.backend == "local"))
+                todo.append(ShardTask(spec_json, spec.source, vi, si, lo, hi, str(path.resolve()), shared_disk))
     for vi, tracker in trackers.items():
         if tracker is not None and tracker.evaluate():
             _record_stop(manifest, spec, vi, tracker)

@@ -27,6 +27,17 @@ def test_workers_backends_and_shard_sizes_agree(tmp_path):
     assert_same_tables(reference, tables(_run(tmp_path, "dask", workers=2, shard_size=150, backend="dask")))
 
 
+def test_dask_scheduler_address_sends_tables_back(tmp_path):
+    """With a scheduler address (a cluster that may not share this disk) workers return their tables and the
+    runner writes them: still the same tables."""
+    distributed = pytest.importorskip("dask.distributed")
+    reference = tables(_run(tmp_path, "one", workers=1, shard_size=100))
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        remote = _run(tmp_path, "remote", shard_size=120, backend="dask", scheduler=cluster.scheduler_address)
+    assert_same_tables(reference, tables(remote))
+
+
 def test_rotations_share_the_deal(tmp_path):
     """Every rotation of a line-up plays the same seed (duplicate format): same deal, same seed."""
     t = tables(_run(tmp_path, "rot", games=30, shard_size=30))

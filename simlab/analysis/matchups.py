@@ -1,0 +1,254 @@
+"""Which strategy beats which: paired head-to-head win rates, Plackett–Luce ratings, a heatmap.
+
+All functions take the ``seats`` table (one row per game and seat: ``game``, ``seat``,
+``player``, ``rank``; ``variant``, ``lineup``, ``rotation`` when present) as a polars
+DataFrame or LazyFrame. Results are computed per ``variant`` when the column is present.
+
+Why deals matter: the runner plays every seat rotation (and line-up) of a deal with the same
+seed, so two players meet on the same decks and dice in every seat order. Within a deal,
+the luck of the draw and the seat advantage are shared by the rotations and cancel out in
+the deal's average; across deals the seeds are independent. The deal is therefore the
+independent unit of a comparison (a paired design), not the game.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+import polars as pl
+from scipy import optimize, sparse
+
+from simlab.analysis._common import (
+    Frame,
+    add_t_interval,
+    as_str,
+    collect,
+    game_keys,
+    require,
+    variant_key,
+    with_deal,
+)
+from simlab.analysis.multiple import adjust_pvalues
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+ELO_PER_LOGIT = 400.0 / math.log(10.0)
+
+
+def pairwise_win_rates(seats: Frame, games: Frame | None = None) -> pl.DataFrame:
+    """Head-to-head score of every ordered pair of players that met, paired by deal.
+
+    In each game, for every seat of player A and every seat of another player B, A scores 1
+    if it finishes ahead of B (lower ``rank``), 1/2 if level and 0 if behind; a game's score
+    for (A, B) is the mean over such seat pairs. The scores of a deal's games (its seat
+    rotations and line-ups, which share the seed) are averaged into one number per deal, and
+    ``win_rate`` is the mean of these deal means, with a 95% t-interval over deals
+    (``lo``, ``hi``, clipped to [0, 1]). Because the seat rotations of one deal are played on
+    the same seed, the deal mean cancels the luck of the deal and the seat advantage: the
+    comparison is paired, and deals (not games) are the independent units. Without rotations
+    (``play_batch`` output) every game is its own deal.
+
+    The deal comes from a ``deal`` column, else ``games``, else the plan layout. Two seats
+    with the same player label are not compared with each other.
+
+    Columns: ``variant`` (if present), ``player``, ``opponent``, ``deals``, ``games``,
+    ``win_rate``, ``lo``, ``hi``, ``p_value`` (t-test of ``win_rate == 1/2``) and ``p_holm``
+    (Holm-adjusted over the unordered pairs of the variant; A–B and B–A share one test).
+    """
+    s = as_str(collect(seats), "variant", "player")
+    require(s, ["game", "seat", "player", "rank"], "seats")
+    keys = game_keys(s)
+    vk = variant_key(s)
+    s = with_deal(s, games).select([*keys, "deal", "seat", "player", "rank"])
+    pairs = s.join(s.drop("deal"), on=keys, suffix="_opp").filter(
+        pl.col("player") != pl.col("player_opp")
+    ).with_columns(
+        pl.when(pl.col("rank") < pl.col("rank_opp")).then(1.0)
+        .when(pl.col("rank") == pl.col("rank_opp")).then(0.5)
+        .otherwise(0.0).alias("_score")
+    ).rename({"player_opp": "opponent"})
+    per_game = pairs.group_by([*keys, "deal", "player", "opponent"]).agg(pl.col("_score").mean())
+    per_deal = per_game.group_by([*vk, "deal", "player", "opponent"]).agg(
+        pl.col("_score").mean(), pl.len().alias("_games"))
+    out = per_deal.group_by([*vk, "player", "opponent"]).agg(
+        pl.len().alias("deals"),
+        pl.col("_games").sum().alias("games"),
+        pl.col("_score").mean().alias("mean"),
+        (pl.col("_score").std() / pl.len().sqrt()).alias("se"),
+        (pl.len() - 1).alias("dof"),
+    ).sort([*vk, "player", "opponent"])
+    out = add_t_interval(out, "win_rate", null=0.5, p_name="p_value")
+    out = out.with_columns(pl.col("win_rate_lo").clip(0.0, 1.0).alias("lo"),
+                           pl.col("win_rate_hi").clip(0.0, 1.0).alias("hi"))
+    # Holm over unordered pairs: the A-B and B-A rows are one test.
+    out = out.with_columns(
+        pl.min_horizontal("player", "opponent").alias("_a"), pl.max_horizontal("player", "opponent").alias("_b"))
+    tests = out.filter(pl.col("player") == pl.col("_a")).select([*vk, "_a", "_b", "p_value"])
+    parts = []
+    for _, part in (tests.group_by(vk, maintain_order=True) if vk else [((), tests)]):
+        parts.append(part.with_columns(pl.Series("p_holm", adjust_pvalues(part["p_value"].to_numpy(), "holm"))))
+    holm = pl.concat(parts).drop("p_value") if parts else tests.with_columns(pl.lit(None, pl.Float64).alias("p_holm"))
+    out = out.join(holm, on=[*vk, "_a", "_b"], how="left")
+    return out.select([*vk, "player", "opponent", "deals", "games", "win_rate", "lo", "hi", "p_value", "p_holm"])
+
+
+# ------------------------------------------------------------------ Plackett–Luce ratings
+
+
+class _Rankings:
+    """Distinct finishing orders (item ids best first, -1 padded) and their counts per deal."""
+
+    def __init__(self, orders: np.ndarray, deal_counts: sparse.csr_matrix, n_items: int):
+        self.orders = orders
+        self.deal_counts = deal_counts
+        self.n_items = n_items
+        self.valid = orders >= 0
+        self.safe = np.where(self.valid, orders, 0)
+        self.weights = np.asarray(deal_counts.sum(axis=0)).ravel()
+
+    def objective(self, theta: np.ndarray, weights: np.ndarray, alpha: float) -> tuple[float, np.ndarray]:
+        """Negative log-likelihood + ``alpha · Σθ²`` and its gradient (choix's ``opt_rankings`` objective)."""
+        t = np.where(self.valid, theta[self.safe], -np.inf)
+        value = alpha * float(theta @ theta)
+        grad = 2 * alpha * theta
+        width = self.orders.shape[1]
+        for j in range(width - 1):
+            stage = self.valid[:, j + 1]  # at least two items left to choose from
+            if not stage.any():
+                break
+            w = weights * stage
+            tail = t[:, j:]
+            top = np.max(tail, axis=1, keepdims=True)
+            top = np.where(np.isfinite(top), top, 0.0)
+            e = np.exp(tail - top)
+            z = np.maximum(e.sum(axis=1), 1e-300)
+            lse = np.log(z) + top[:, 0]
+            value += float(w @ np.where(stage, lse - np.where(self.valid[:, j], t[:, j], 0.0), 0.0))
+            share = e / z[:, None] * w[:, None]
+            grad += np.bincount(self.safe[:, j:].ravel(), weights=(share * self.valid[:, j:]).ravel(),
+                                minlength=self.n_items)
+            grad -= np.bincount(self.safe[:, j], weights=w * self.valid[:, j], minlength=self.n_items)
+        return value, grad
+
+    def fit(self, weights: np.ndarray, alpha: float, start: np.ndarray | None = None) -> np.ndarray:
+        """The penalised maximum-likelihood strengths for rankings counted ``weights`` times."""
+        x0 = np.zeros(self.n_items) if start is None else start
+        res = optimize.minimize(self.objective, x0, args=(weights, alpha), jac=True, method="L-BFGS-B",
+                                options={"gtol": 1e-9, "ftol": 1e-13, "maxiter": 2000})
+        return res.x
+
+
+def _rankings(s: pl.DataFrame, items: list[str], rng: np.random.Generator) -> _Rankings:
+    keys = game_keys(s)
+    code = {name: i for i, name in enumerate(items)}
+    s = s.with_columns(pl.Series("_u", rng.random(s.height)),
+                       pl.col("player").replace_strict(code, return_dtype=pl.Int64).alias("_item"))
+    s = s.sort([*keys, "rank", "_u"]).with_columns(pl.int_range(pl.len()).over(keys).alias("_pos"))
+    games = s.select([*keys, "deal"]).unique(subset=keys, maintain_order=True)
+    game_index = games.with_row_index("_g").select([*keys, "_g"])
+    s = s.join(game_index, on=keys, how="left")
+    width = int(s["_pos"].max()) + 1
+    mat = np.full((games.height, width), -1, dtype=np.int64)
+    mat[s["_g"].to_numpy(), s["_pos"].to_numpy()] = s["_item"].to_numpy()
+    orders, inverse = np.unique(mat, axis=0, return_inverse=True)
+    _, deal_index = np.unique(games["deal"].to_numpy(), return_inverse=True)
+    counts = sparse.csr_matrix((np.ones(games.height), (deal_index.ravel(), inverse.ravel())),
+                               shape=(int(deal_index.max()) + 1, orders.shape[0]))
+    return _Rankings(orders, counts, len(items))
+
+
+def ratings(seats: Frame, n_boot: int = 200, seed: int = 0, games: Frame | None = None,
+            alpha: float = 0.01) -> pl.DataFrame:
+    """Plackett–Luce strength of every player label, from each game's finishing order.
+
+    Each game is one ranking of its seats (best first, by ``rank``). Under the Plackett–Luce
+    model the chance that a player finishes first among those left is
+    ``exp(θ_player) / Σ exp(θ_left)``; ``θ`` is the penalised maximum-likelihood estimate
+    (the objective of ``choix.opt_rankings``: negative log-likelihood + ``alpha · Σθ²``; the
+    small ridge keeps a player that always finishes last finite). The fit is a vectorised
+    version of choix's that counts each distinct finishing order once with a weight, so that
+    millions of games and the bootstrap stay fast; the test suite checks it against
+    ``choix.opt_rankings``. Seats with the same label count as separate entries of one strength.
+
+    Ties (equal ``rank``) are broken uniformly at random (seeded by ``seed``), which favours
+    no seat and no player; the tie rate is small in Sentient. Ratings are normalised to mean 0
+    over the players; ``elo = rating · 400 / ln 10`` is the same number on the Elo scale
+    (a 400-point gap is 10:1 odds of finishing ahead in a two-player ranking).
+
+    The 95% intervals are percentile bootstrap intervals over ``n_boot`` resamples of deals
+    (all games of a deal, its rotations and line-ups, are resampled together, since they
+    share a seed). Columns: ``variant`` (if present), ``player``, ``games`` (seat-games played),
+    ``rating``, ``rating_lo``, ``rating_hi``, ``elo``, ``elo_lo``, ``elo_hi``; best first.
+    """
+    s = as_str(collect(seats), "variant", "player")
+    require(s, ["game", "seat", "player", "rank"], "seats")
+    s = with_deal(s, games)
+    vk = variant_key(s)
+    rng = np.random.default_rng(seed)
+    parts = []
+    groups = s.group_by(vk, maintain_order=True) if vk else [((), s)]
+    for key, part in groups:
+        items = sorted(part["player"].unique().to_list())
+        data = _rankings(part, items, rng)
+        theta = data.fit(data.weights, alpha)
+        theta -= theta.mean()
+        boot = np.empty((n_boot, len(items)))
+        n_deals = data.deal_counts.shape[0]
+        for b in range(n_boot):
+            pick = np.bincount(rng.integers(0, n_deals, n_deals), minlength=n_deals).astype(np.float64)
+            w = data.deal_counts.T @ pick
+            tb = data.fit(w, alpha, start=theta)
+            boot[b] = tb - tb.mean()
+        lo, hi = (np.percentile(boot, [2.5, 97.5], axis=0) if n_boot > 1
+                  else (np.full(len(items), np.nan), np.full(len(items), np.nan)))
+        counts = part.group_by("player").len()
+        frame = pl.DataFrame({"player": items, "rating": theta, "rating_lo": lo, "rating_hi": hi}).join(
+            counts.rename({"len": "games"}), on="player", how="left")
+        if vk:
+            frame = frame.with_columns(pl.lit(key[0]).alias("variant"))
+        parts.append(frame)
+    out = pl.concat(parts).with_columns(
+        (pl.col(c) * ELO_PER_LOGIT).alias(c.replace("rating", "elo")) for c in ("rating", "rating_lo", "rating_hi"))
+    return out.sort([*vk, "rating"], descending=[False] * len(vk) + [True]).select(
+        [*vk, "player", "games", "rating", "rating_lo", "rating_hi", "elo", "elo_lo", "elo_hi"])
+
+
+# ------------------------------------------------------------------ figure
+
+
+def matchup_heatmap(pairwise: Frame, variant: str | None = None, ax: Axes | None = None) -> Figure:
+    """A seaborn heatmap of ``win_rate`` (row player against column opponent), annotated.
+
+    ``pairwise`` is the output of :func:`pairwise_win_rates`. With several variants, name
+    one with ``variant``. Cells are coloured on a diverging scale centred on 1/2; empty cells
+    are pairs that never met. Returns the matplotlib Figure (drawn into ``ax`` if given).
+    """
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
+    pw = as_str(collect(pairwise), "variant", "player", "opponent")
+    require(pw, ["player", "opponent", "win_rate"], "pairwise")
+    if "variant" in pw.columns:
+        names = pw["variant"].unique().to_list()
+        if variant is None and len(names) > 1:
+            raise ValueError(f"pairwise has several variants ({', '.join(sorted(names))}): pass variant=...")
+        if variant is not None:
+            pw = pw.filter(pl.col("variant") == variant)
+    players = sorted(set(pw["player"].to_list()) | set(pw["opponent"].to_list()))
+    grid = pw.to_pandas().pivot(index="player", columns="opponent", values="win_rate").reindex(
+        index=players, columns=players)
+    if ax is None:
+        size = 1.2 + 0.9 * len(players)
+        fig, ax = plt.subplots(figsize=(size + 1.5, size))
+    else:
+        fig = ax.figure
+    sns.heatmap(grid, ax=ax, annot=True, fmt=".2f", cmap="RdBu_r", vmin=0.0, vmax=1.0, center=0.5,
+                square=True, linewidths=0.5, cbar_kws={"label": "share of games finishing ahead"})
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("player")
+    ax.set_title("Head-to-head win rate (row ahead of column)")
+    return fig
