@@ -203,8 +203,14 @@ def ratings(seats: Frame, n_boot: int = 200, seed: int = 0, games: Frame | None 
     (the objective of ``choix.opt_rankings``: negative log-likelihood + ``alpha · Σθ²``; the
     small ridge keeps a player that always finishes last finite). The fit is a vectorised
     version of choix's that counts each distinct finishing order once with a weight, so that
-    millions of games and the bootstrap stay fast (Newton's method on the same objective); the test suite checks it against
-    ``choix.opt_rankings``. Seats with the same label count as separate entries of one strength.
+    millions of games and the bootstrap stay fast (Newton's method on the same objective);
+    the test suite checks it against ``choix.opt_rankings``. Seats with the same label count
+    as separate entries of one strength.
+
+    A player that (nearly) always finishes last has no finite maximum-likelihood strength:
+    its rating is set by the ridge ``alpha``, and so, through the mean-0 normalisation, is
+    the level of the others (their differences are not). Its bootstrap interval is wide;
+    compare such players through :func:`pairwise_win_rates` instead.
 
     Ties (equal ``rank``) are broken uniformly at random (seeded by ``seed``), which favours
     no seat and no player; the tie rate is small in Sentient. Ratings are normalised to mean 0

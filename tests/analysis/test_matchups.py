@@ -6,14 +6,13 @@ import choix
 import matplotlib
 import numpy as np
 import polars as pl
+from matplotlib.figure import Figure
 from scipy import stats
 
-matplotlib.use("Agg")
+from simlab.analysis import matchup_heatmap, pairwise_win_rates, ratings
+from simlab.analysis import matchups as mod
 
-from matplotlib.figure import Figure  # noqa: E402
-
-from simlab.analysis import matchup_heatmap, pairwise_win_rates, ratings  # noqa: E402
-from simlab.analysis import matchups as mod  # noqa: E402
+matplotlib.use("Agg")  # before pyplot is first imported (by matchup_heatmap)
 
 
 def _naive_half_width(seats: pl.DataFrame, player: str, opponent: str) -> float:
@@ -44,7 +43,8 @@ def test_pairwise_win_rates_on_a_pool(pool_run):
     assert ((pw["lo"] <= pw["win_rate"]) & (pw["win_rate"] <= pw["hi"])).all()
     # deals inferred from the plan layout give the same table
     inferred = pairwise_win_rates(pool_run["seats"])
-    assert inferred.select("player", "opponent", "deals", "games").equals(pw.select("player", "opponent", "deals", "games"))
+    counts = ["player", "opponent", "deals", "games"]
+    assert inferred.select(counts).equals(pw.select(counts))
     assert np.allclose(inferred["win_rate"], pw["win_rate"]) and np.allclose(inferred["lo"], pw["lo"])
 
 

@@ -1,0 +1,91 @@
+"""Reports: each notebook executes on a small run, and `simlab report` writes a complete HTML page."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from simlab.cli import app
+from simlab.report import report_run
+from simlab.runner.run import run_experiment
+from simlab.runner.spec import parse_spec
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+TINY = """
+description = "a tiny report test"
+game = "sentient"
+seed = 4
+games = 400
+shard_size = 200
+workers = 1
+report = "sentient_strategies.ipynb"
+
+[players]
+pool = ["random", "greedy", "investor"]
+n_players = [2, 3]
+rotation = "cyclic"
+"""
+
+
+def test_simlab_report_writes_a_complete_page(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    spec = tmp_path / "experiments" / "tiny.toml"
+    spec.parent.mkdir()
+    spec.write_text(TINY)
+    result = CliRunner().invoke(app, ["report", str(spec), "-q", "--report-dir", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "out" / "index.html").read_text()
+    assert page.count('id="simlab-summary"') == 1
+    assert "a tiny report test" in page and "Headline findings" in page
+    assert "405 stored" in page  # 400 rounded up to whole deals of 9 seatings
+    assert page.count("data:image/png;base64") >= 3  # ladder, heat map, seats
+    for section in ("The ladder", "Matchups", "Seat advantage", "Game metrics"):
+        assert section in page
+    findings = json.loads((tmp_path / "out" / "findings.json").read_text())
+    assert any("strongest" in f for f in findings) and all("CI" in f or "p =" in f for f in findings)
+    # a second report reuses the stored run instead of playing it again
+    again = CliRunner().invoke(app, ["report", str(spec), "-q", "--report-dir", str(tmp_path / "out2")])
+    assert again.exit_code == 0 and "reusing the stored run" in again.output
+    # and a stored run can be reported directly
+    run_dir = next((tmp_path / "results" / "tiny").iterdir())
+    direct = CliRunner().invoke(app, ["report", str(run_dir), "--report-dir", str(tmp_path / "out3")])
+    assert direct.exit_code == 0, direct.output
+    assert (tmp_path / "out3" / "index.html").is_file()
+
+
+def test_card_ev_notebook_on_a_small_ablation_run(tmp_path):
+    spec = parse_spec({"name": "ablation_tiny", "game": "sentient", "seed": 2, "games": 600, "shard_size": 600,
+                       "workers": 1, "record": ["takes"], "report": "sentient_card_ev.ipynb",
+                       "players": {"pool": ["investor", "specialist"], "repeat": True, "n_players": [2, 3],
+                                   "rotation": "cyclic"},
+                       "ablation": {"cards": [30, 40, 59]}})
+    run = run_experiment(spec, tmp_path / "run", show_progress=False).path
+    index = report_run(run, tmp_path / "report")
+    page = index.read_text()
+    for section in ("Causal value", "Observational value", "By robot type", "player count", "Regression"):
+        assert section in page
+    findings = json.loads((tmp_path / "report" / "findings.json").read_text())
+    assert any("causal, paired ablation" in f for f in findings)
+    assert any("correlational" in f for f in findings)
+
+
+def test_failing_notebook_is_one_clear_error(tmp_path):
+    import nbformat
+
+    from simlab.core.errors import SimlabError
+
+    nb = nbformat.v4.new_notebook()
+    params = nbformat.v4.new_code_cell("run_dir = None\nreport_dir = '.'")
+    params.metadata["tags"] = ["parameters"]
+    nb.cells = [params, nbformat.v4.new_code_cell("raise ValueError('no data here')")]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path = tmp_path / "bad.ipynb"
+    nbformat.write(nb, path)
+    spec = parse_spec({"name": "t", "game": "sentient", "games": 20, "workers": 1,
+                       "players": {"seats": ["greedy", "random"]}})
+    run = run_experiment(spec, tmp_path / "run", show_progress=False).path
+    with pytest.raises(SimlabError, match="bad.ipynb failed in cell .*ValueError: no data here"):
+        report_run(run, tmp_path / "report", notebook=path)
