@@ -87,5 +87,5 @@ def test_failing_notebook_is_one_clear_error(tmp_path):
     spec = parse_spec({"name": "t", "game": "sentient", "games": 20, "workers": 1,
                        "players": {"seats": ["greedy", "random"]}})
     run = run_experiment(spec, tmp_path / "run", show_progress=False).path
-    with pytest.raises(SimlabError, match="bad.ipynb failed in cell .*ValueError: no data here"):
+    with pytest.raises(SimlabError, match=r"bad\.ipynb failed in cell .*ValueError: no data here"):
         report_run(run, tmp_path / "report", notebook=path)
