@@ -129,13 +129,53 @@ def run_bench(game_name: str, games: int, driver_games: int, mc_games: int, cons
     return rows
 
 
-def _peak_rss_mib() -> tuple[float, float]:
-    """Peak resident memory (MiB) of this process and of its largest finished child."""
-    import resource
+def _tree_rss_mib(root_pid: int) -> float:
+    """Resident memory (MiB) of a process and all its descendants, read from /proc (Linux)."""
+    parents: dict[int, int] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+            parents[int(entry)] = int(fields[1])
+            rss[int(entry)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, IndexError, ValueError):
+            continue
+    tree = {root_pid}
+    changed = True
+    while changed:
+        changed = False
+        for pid, ppid in parents.items():
+            if ppid in tree and pid not in tree:
+                tree.add(pid)
+                changed = True
+    return sum(rss.get(pid, 0) for pid in tree) / 2**20
 
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    return own, children
+
+class _PeakMemory:
+    """Samples the memory of this process and its workers in a thread; ``peak`` in MiB."""
+
+    def __init__(self, interval: float = 0.2) -> None:
+        import threading
+
+        self.peak = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(interval,), daemon=True)
+
+    def _run(self, interval: float) -> None:
+        while not self._stop.is_set():
+            self.peak = max(self.peak, _tree_rss_mib(os.getpid()))
+            self._stop.wait(interval)
+
+    def __enter__(self) -> _PeakMemory:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
 
 
 def run_runner_bench(games: int, memory_games: int, console: Console) -> list[dict]:
@@ -170,12 +210,11 @@ def run_runner_bench(games: int, memory_games: int, console: Console) -> list[di
         console.print(table)
         if memory_games:
             start = time.perf_counter()
-            run_experiment(parse_spec({**raw, "games": memory_games, "workers": 2}), tmp / "memory",
-                           show_progress=False)
-            own, child = _peak_rss_mib()
-            console.print(f"{memory_games:,} games in {time.perf_counter() - start:.0f} s: peak memory {own:.0f} MiB "
-                          f"in the runner process, {child:.0f} MiB in the largest worker "
-                          f"({own + 2 * child:.0f} MiB at most for runner + 2 workers)")
+            with _PeakMemory() as memory:
+                run_experiment(parse_spec({**raw, "games": memory_games, "workers": 2}), tmp / "memory",
+                               show_progress=False)
+            console.print(f"{memory_games:,} games with 2 workers in {time.perf_counter() - start:.0f} s: peak memory "
+                          f"{memory.peak:.0f} MiB (runner and workers together, sampled every 0.2 s)")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return rows

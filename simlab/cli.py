@@ -333,7 +333,7 @@ def results_show(
                   f"variants: {', '.join(man['variants'])}")
     for t in man.get("timings", []):
         console.print(f"session: {t.get('games', 0):,} games in {t.get('seconds', 0):.1f} s "
-                      f"({t.get('games_per_s', 0):,} games/s, {t.get('workers')} workers, {t.get('backend')})")
+                      f"({t.get('games_per_s', 0):,.0f} games/s, {t.get('workers')} workers, {t.get('backend')})")
     for variant, stop in man.get("stop", {}).items():
         console.print(f"stop ({variant}): {stop}")
     if man.get("error"):

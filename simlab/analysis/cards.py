@@ -91,13 +91,14 @@ def card_value_observational(takes: Frame, seats: Frame, games: Frame | None = N
         (pl.col("points").cast(pl.Float64).std() / pl.len().sqrt()).alias("_se"),
         (pl.len() - 1).alias("_dof"),
     )
-    takers = t.select([*keys, "card", "seat"]).unique().join(
-        s.select([*keys, "seat", "win_share"]), on=[*keys, "seat"], how="left")
-    per = takers.group_by([*keys, "card"]).agg(
-        pl.col("win_share").sum().alias("_S"), pl.len().alias("_k")
-    ).join(per_game, on=keys, how="left").with_columns(
-        (pl.col("_S") / pl.col("_k")
-         - (pl.col("_W") - pl.col("_S")) / (pl.col("_n") - pl.col("_k"))).alias("_d")
+    per = (  # one row per game and card taken: the takers' win shares and the game's totals
+        t.lazy().select([*keys, "card", "seat"]).unique()
+        .join(s.lazy().select([*keys, "seat", "win_share"]), on=[*keys, "seat"], how="left")
+        .group_by([*keys, "card"]).agg(pl.col("win_share").sum().alias("_S"), pl.len().alias("_k"))
+        .join(per_game.lazy(), on=keys, how="left")
+        .with_columns((pl.col("_S") / pl.col("_k")
+                       - (pl.col("_W") - pl.col("_S")) / (pl.col("_n") - pl.col("_k"))).alias("_d"))
+        .collect()
     )
     rates = per.group_by([*vk, "card"]).agg(
         pl.len().alias("games_taken"),

@@ -6,6 +6,7 @@ import choix
 import matplotlib
 import numpy as np
 import polars as pl
+import pytest
 from matplotlib.figure import Figure
 from scipy import stats
 
@@ -119,12 +120,15 @@ def test_ties_are_broken_without_dropping_games():
     assert pw.filter(pl.col("player") == "a")["win_rate"][0] == 0.5
 
 
+@pytest.mark.filterwarnings("ignore:The set_bad function:PendingDeprecationWarning")  # inside seaborn
 def test_heatmap_returns_a_figure(pool_run):
     pw = pairwise_win_rates(pool_run["seats"])
     fig = matchup_heatmap(pw)
     assert isinstance(fig, Figure)
     ax = fig.axes[0]
     assert [t.get_text() for t in ax.get_xticklabels()] == ["greedy", "investor", "random", "specialist"]
+    with pytest.raises(ValueError, match="several variants"):
+        matchup_heatmap(pl.concat([pw, pw.with_columns(pl.lit("other").alias("variant"))]))
     import matplotlib.pyplot as plt
 
     plt.close(fig)
