@@ -59,7 +59,7 @@ def test_bundled_cards():
 
 def test_bundled_cards_match_research_copy():
     """NOTES 0: the bundled cards.csv is the researched card list."""
-    research = Path("/work/shared/research/sentient/cards.csv")
+    research = Path(__file__).resolve().parents[4] / "shared" / "research" / "sentient" / "cards.csv"
     if not research.exists():
         pytest.skip("research folder not available")
     assert research.read_text(encoding="utf-8") == CARDS_CSV.read_text(encoding="utf-8")
