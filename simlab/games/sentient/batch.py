@@ -53,7 +53,7 @@ SEAT_COLUMNS = [
     *[f"round{r + 1}_card_vp" for r in range(N_ROUNDS)],
     *[f"investors_{t}" for t in TYPES],
 ]
-assert len(GAME_COLUMNS) == N_GAME_COLS and len(SEAT_COLUMNS) == N_SEAT_COLS
+assert len(GAME_COLUMNS) == N_GAME_COLS and len(SEAT_COLUMNS) == N_SEAT_COLS and len(TAKE_COLUMNS) == N_TAKE_COLS
 
 
 @njit(cache=True)

@@ -437,17 +437,6 @@ def legal_actions(s, cards, opts, out) -> int:
 
 
 @njit(cache=True)
-def is_legal(s, cards, opts, action: int) -> bool:
-    """Whether ``action`` is legal for the current player."""
-    buf = np.empty(N_ACTIONS, dtype=np.int64)
-    n = legal_actions(s, cards, opts, buf)
-    for i in range(n):  # noqa: SIM110 (a generator is not compiled here)
-        if buf[i] == action:
-            return True
-    return False
-
-
-@njit(cache=True)
 def _buy(s, p: int, action: int, cards, opts, log) -> None:
     col, slot, bl, br, infl = decode_buy(action)
     c = s.factory[col]
@@ -543,17 +532,6 @@ def apply_action(s, action: int, cards, inv, opts, log) -> None:
 
 
 # ---------------------------------------------------------------- end of round and game
-
-
-@njit(cache=True)
-def score_network(s, p: int, cards) -> int:
-    """Points the seat's network scores with the dice as they are now."""
-    tot = 0
-    for k in range(N_SLOTS):
-        c = s.slot_card[p, k]
-        if c >= 0:
-            tot += points(cards, c, s.dice[p, k], s.dice[p, k + 1])
-    return tot
 
 
 @njit(cache=True)

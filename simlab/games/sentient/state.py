@@ -107,7 +107,3 @@ STATE_DTYPE = np.dtype(
     ]
 )
 
-
-def new_state_array() -> np.ndarray:
-    """A zeroed one-element state array (kernels take ``arr[0]``)."""
-    return np.zeros(1, dtype=STATE_DTYPE)
