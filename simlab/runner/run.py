@@ -46,6 +46,25 @@ def latest_run_dir(spec: ExperimentSpec, root: Path = DEFAULT_ROOT) -> Path | No
     return runs[-1] if runs else None
 
 
+def _data_hash(spec: ExperimentSpec, variant: Any) -> str:
+    """A hash of the game data a variant plays with (the cards as loaded, after its changes)."""
+    import hashlib
+
+    from simlab.core.game import get_game
+    from simlab.runner.spec import variant_data
+
+    game = get_game(spec.game)
+    data = variant_data(game, variant)
+    if data is None and hasattr(game, "default_data"):
+        data = game.default_data()
+    digest = hashlib.sha256()
+    for name in ("card_array", "round_investor_array", "starting_investor_array"):
+        arr = getattr(data, name, None)
+        if arr is not None:
+            digest.update(arr.tobytes())
+    return digest.hexdigest()[:16]
+
+
 def _tables(spec: ExperimentSpec) -> list[str]:
     return ["games", "seats", *spec.record]
 
@@ -62,7 +81,8 @@ def new_manifest(spec: ExperimentSpec, plan: Plan, path: Path) -> dict[str, Any]
         "game": spec.game,
         "versions": versions(),
         "data": {v.name: {"cards": v.cards, "set": [c.__dict__ for c in v.changes], "remove": v.removed,
-                          "options": v.options, "card": v.card} for v in spec.variants},
+                          "options": v.options, "card": v.card, "data_hash": _data_hash(spec, v)}
+                 for v in spec.variants},
         "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
         "status": "running",
         "plan": {"games": plan.total_games, "deals": plan.deals, "tables": [t.__dict__ for t in plan.tables],

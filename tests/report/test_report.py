@@ -89,3 +89,16 @@ def test_failing_notebook_is_one_clear_error(tmp_path):
     run = run_experiment(spec, tmp_path / "run", show_progress=False).path
     with pytest.raises(SimlabError, match=r"bad\.ipynb failed in cell .*ValueError: no data here"):
         report_run(run, tmp_path / "report", notebook=path)
+
+
+@pytest.mark.parametrize("name", ["sentient_strategies.ipynb", "sentient_card_ev.ipynb"])
+def test_notebooks_run_top_to_bottom_with_their_default_run(tmp_path, name):
+    """With no run given, a notebook plays its own small default experiment (as on a fresh machine)."""
+    import papermill
+
+    from simlab.report.build import NOTEBOOKS
+
+    papermill.execute_notebook(str(NOTEBOOKS / name), str(tmp_path / name), parameters={"report_dir": str(tmp_path)},
+                               kernel_name="python3", progress_bar=False, cwd=str(tmp_path))
+    findings = json.loads((tmp_path / "findings.json").read_text())
+    assert len(findings) >= 3
