@@ -281,6 +281,13 @@ def report(
         index = report_experiment(spec, out, report_dir, console=console, show_progress=not quiet)
     else:
         index = report_run(target, report_dir)
+    findings = index.parent / "findings.json"
+    if findings.is_file():
+        import json
+
+        console.print("[bold]headline findings[/bold]")
+        for line in json.loads(findings.read_text(encoding="utf-8")):
+            console.print(f"  - {line}", markup=False, highlight=False)
     console.print(f"report written to {index}")
 
 
