@@ -95,7 +95,8 @@ def players(game: GameArg) -> None:
     for info in g.builtin_players().values():
         params = "\n".join(f"{k}={v:g}: {info.param_help.get(k, '')}" for k, v in info.params.items()) or "-"
         table.add_row(info.name, params, info.description)
-    table.add_row("human", "-", "you, in the terminal: the position shown, the legal actions numbered")
+    table.add_row("human", "menu=1", "you, in the terminal: the position shown, the choices numbered step by step "
+                  "(menu=0: every legal action in one list)")
     table.add_row("FILE.py:Class", "keyword arguments", "your own Python player class (see the README)")
     console.print(table)
 

@@ -285,16 +285,16 @@ def test_unknown_player_subprocess(tmp_path):
 
 
 def test_play_human_scripted_stdin():
-    res = invoke("play", "sentient", "--players", "human,greedy", "--seed", "3", input="1\n" * 20)
+    res = invoke("play", "sentient", "--players", "human,greedy", "--seed", "3", input="1\n" * 100)
     assert res.exit_code == 0, res.output
     assert res.exception is None
     assert "Traceback" not in res.output
-    assert "seat 0 - action number" in res.output
+    assert "seat 0 - choice" in res.output
     assert "=== Final ===" in res.output
 
 
 def test_play_human_bad_answers_then_numbers():
-    answers = "\nabc\n0\n999\n/slot 1\n?\n" + "1\n" * 20
+    answers = "\nabc\n0\n999\n/slot 1\n?\n" + "1\n" * 100
     res = invoke("play", "sentient", "--players", "greedy,human", "--seed", "4", input=answers)
     assert res.exit_code == 0, res.output
     assert res.output.count("please type a number from 1 to") == 4

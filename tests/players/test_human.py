@@ -47,7 +47,7 @@ def first_position(seed: int = 1, n: int = 2):
 def make(answers: Iterable[str], then: str | None = "1") -> tuple[HumanPlayer, list[str], list[str]]:
     input_fn, prompts = scripted(answers, then)
     out: list[str] = []
-    return HumanPlayer(input_fn=input_fn, print_fn=out.append), out, prompts
+    return HumanPlayer(input_fn=input_fn, print_fn=out.append, menu=False), out, prompts
 
 
 def listed(lines: list[str]) -> list[tuple[int, str]]:
@@ -131,7 +131,7 @@ def test_filter_is_case_insensitive_and_no_match_shows_all():
     obs, legal = first_position()
     h, out, _ = make(["/SLOT 0", "/zzz", "1"])
     h.choose(obs, legal)
-    assert "no action matches 'zzz'" in out
+    assert "nothing matches 'zzz'" in out
     items = listed(out)
     n_slot0 = sum("slot 0" in obs.describe(a) for a in legal)
     # full list, filtered list, full list again after the failed filter
@@ -238,7 +238,7 @@ def test_human_choices_reach_the_game():
     def last_number(prompt: str) -> str:
         return str(max(k for k, _ in listed(out)[-1:]))
 
-    h = HumanPlayer(input_fn=last_number, print_fn=out.append)
+    h = HumanPlayer(input_fn=last_number, print_fn=out.append, menu=False)
     offered: list[list[int]] = []
     inner = h.choose
 
@@ -276,3 +276,52 @@ def test_human_quit_in_a_game_is_a_simlab_error():
     assert "stopped by the human player" in str(err.value)
     assert "\n" not in str(err.value)
     assert not isinstance(err.value, PlayerError) or isinstance(err.value.__cause__, HumanQuitError)
+
+
+# ---------------------------------------------------------------- the step-by-step menu
+
+
+def _leaves(menu):
+    out = []
+    for _, choice in menu:
+        out.extend(_leaves(choice) if isinstance(choice, list) else [choice])
+    return out
+
+
+def test_menu_covers_exactly_the_legal_actions():
+    """Every legal action is reachable in the menu, once, and nothing else is."""
+    for seed in range(5):
+        obs, legal = first_position(seed, n=3)
+        leaves = _leaves(obs.menu())
+        assert sorted(leaves) == sorted(legal)
+        assert len(leaves) == len(set(leaves))
+
+
+def test_menu_steps_and_back():
+    """Card, then slot, then blocks, then influence; 'b' goes back a step; the path's action is returned."""
+    obs, legal = first_position(2, n=3)
+    menu = obs.menu()
+    col_index = next(i for i, (label, choice) in enumerate(menu) if isinstance(choice, list))
+    slot_menu = menu[col_index][1]
+    block_menu = slot_menu[0][1]
+    choice = block_menu[0][1]
+    expected = choice[-1][1] if isinstance(choice, list) else choice
+    answers = [str(col_index + 1), "b", str(col_index + 1), "1", "1"] + ([str(len(choice))] if isinstance(choice, list)
+                                                                       else [])
+    if len(slot_menu) == 1:
+        answers.remove("1")
+    input_fn, prompts = scripted(answers, None)
+    out: list[str] = []
+    action = HumanPlayer(input_fn=input_fn, print_fn=out.append).choose(obs, legal)
+    assert action == expected
+    assert any("b back" in p for p in prompts)
+    assert any("into slot" in line for line in out) and any("no block" in line for line in out)
+
+
+def test_menu_bad_answers_are_asked_again():
+    obs, legal = first_position(3, n=2)
+    input_fn, _ = scripted(["", "abc", "0", "99", "b", "1"], None)
+    out: list[str] = []
+    action = HumanPlayer(input_fn=input_fn, print_fn=out.append).choose(obs, legal)
+    assert action == legal[0]  # the first entry of the top menu is the pass
+    assert sum("please type a number" in line for line in out) == 5  # 'b' at the top is not an answer either

@@ -142,6 +142,13 @@ class SentientObservation:
         """The position as text, from this seat's view."""
         return self._game.render(self.rules, self._state, self.seat)
 
+    def menu(self) -> list[tuple[str, Any]]:
+        """The legal actions as a tree of choices: pass, or a card, then a slot, then blocks, then influence.
+
+        Each entry is ``(label, choice)``; a choice is an action code or a further menu.
+        """
+        return render.action_menu(self.rules, self._state[0], self.legal)
+
 
 class SentientGame(Game):
     """Sentient (Renegade, 2017): robots calibrate dice networks; investors reward majorities."""

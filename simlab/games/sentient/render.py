@@ -77,8 +77,8 @@ def describe_action(rules: Any, rec: np.void, action: int) -> str:
     c = rules.data.cards[card]
     d = rec["dice"][seat]
     left, right = int(d[slot]), int(d[slot + 1])
-    new_l = left if bl or c.left == "=" else (left % 6) + 1 if c.left == "+" else ((left - 2) % 6) + 1
-    new_r = right if br or c.right == "=" else (right % 6) + 1 if c.right == "+" else ((right - 2) % 6) + 1
+    new_l = left if bl else _calibrated(left, c.left)
+    new_r = right if br else _calibrated(right, c.right)
     parts = [f"take column {col} {card_label(rules, card)} into slot {slot}"]
     blocks = [name for name, b in (("left", bl), ("right", br)) if b]
     if blocks:
@@ -87,6 +87,45 @@ def describe_action(rules: Any, rec: np.void, action: int) -> str:
         parts.append(f"+{infl} assistant{'s' if infl > 1 else ''} for influence")
     parts.append(f"dice {left},{right} -> {new_l},{new_r}")
     return "; ".join(parts)
+
+
+def action_menu(rules: Any, rec: np.void, legal: list[int]) -> list[tuple[str, Any]]:
+    """Legal actions as nested choices: pass / card (column) -> slot -> blocks -> influence."""
+    seat = int(rec["order"][rec["turn"]])
+    dice = [int(d) for d in rec["dice"][seat]]
+    tree: dict[int, dict[int, dict[tuple[int, int], list[int]]]] = {}
+    top: list[tuple[str, Any]] = []
+    for a in legal:
+        if a in (ACT_PASS, ACT_PASS_NO_SWEEP):
+            top.append((describe_action(rules, rec, a), a))
+            continue
+        col, slot, bl, br, _ = decode_buy(a)
+        tree.setdefault(col, {}).setdefault(slot, {}).setdefault((bl, br), []).append(a)
+    for col, slots in sorted(tree.items()):
+        card = int(rec["factory"][col])
+        c = rules.data.cards[card]
+        slot_menu: list[tuple[str, Any]] = []
+        for slot, blocks in sorted(slots.items()):
+            left, right = dice[slot], dice[slot + 1]
+            block_menu: list[tuple[str, Any]] = []
+            for (bl, br), actions in sorted(blocks.items(), key=lambda kv: (sum(kv[0]), kv[0][1])):
+                new_l = left if bl else _calibrated(left, c.left)
+                new_r = right if br else _calibrated(right, c.right)
+                what = {(0, 0): "no block", (1, 0): "block left", (0, 1): "block right", (1, 1): "block both"}[(bl, br)]
+                label = f"{what}: dice {left},{right} -> {new_l},{new_r}"
+                infl_menu = [(f"send {decode_buy(a)[4]} assistant(s) for influence", a) for a in actions]
+                block_menu.append((label, infl_menu if len(infl_menu) > 1 else actions[0]))
+            slot_menu.append((f"into slot {slot} (between dice {left} and {right})", block_menu))
+        top.append((f"take column {col}: {card_label(rules, card)}", slot_menu))
+    return top
+
+
+def _calibrated(value: int, symbol: str) -> int:
+    if symbol == "+":
+        return value % 6 + 1
+    if symbol == "-":
+        return (value - 2) % 6 + 1
+    return value
 
 
 def render_state(rules: Any, rec: np.void, seat: int | None = None) -> str:
