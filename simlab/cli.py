@@ -122,10 +122,26 @@ def play(
     g = get_game(game)
     resolved = resolve_players(g, split_specs(players))
     rules = g.ruleset(len(resolved), parse_option_pairs(option), _data(game, cards))
-    record = play_game(g, rules, resolved, int(game_seed(seed, game_index)), record_events=True)
-    events = game_trace(g, rules, record, [p.label for p in resolved], game_index)
+    labels = [p.label for p in resolved]
+    live = any(p.interactive for p in resolved) and not quiet
+    on_events = None
+    if live:  # a person is playing: show what happens as it happens
+        start: list[dict] = []
+
+        def on_events(new: list[dict]) -> None:
+            if not start:
+                return
+            for line in g.log_lines(start + new)[len(g.log_lines(start)) :]:
+                typer.echo(line)
+
+        state, _ = g.new_game(rules, int(game_seed(seed, game_index)), g.new_log(0))
+        start.append(g.start_event(rules, state, labels, game_index))
+        for line in g.log_lines(start):
+            typer.echo(line)
+    record = play_game(g, rules, resolved, int(game_seed(seed, game_index)), record_events=True, on_events=on_events)
+    events = game_trace(g, rules, record, labels, game_index)
     lines = g.log_lines(events)
-    if quiet:
+    if quiet or live:
         lines = lines[lines.index("=== Final ===") :] if "=== Final ===" in lines else lines
     for line in lines:
         typer.echo(line)

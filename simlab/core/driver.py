@@ -59,12 +59,14 @@ def play_game(
     record: tuple[str, ...] = (),
     instances: Sequence[Any] | None = None,
     on_step: Callable[[np.ndarray, int, int], None] | None = None,
+    on_events: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> GameRecord:
     """Play one game from its 64-bit game seed through the Python driver.
 
     ``record`` names event tables to fill (as the batch loop does), ``instances`` reuses
     Python player objects (one per seat, None for compiled seats);
-    ``on_step(state, seat, action)`` is called after every action (used by tests).
+    ``on_step(state, seat, action)`` is called after every action (used by tests);
+    ``on_events(events)`` receives the trace events as they happen (with ``record_events``).
     """
     n = len(players)
     log = game.new_log(TRACE_CAPACITY if record_events else 0)
@@ -77,6 +79,7 @@ def play_game(
             inst.start_game(seat, n, seat_seed)
     decisions = 0
     buffer = np.empty(game.max_actions, dtype=np.int64)
+    seen = _emit_new_events(game, rules, log, 0, on_events)
     while len(legal):
         seat = game.current_player(state)
         player = players[seat]
@@ -93,10 +96,24 @@ def play_game(
         decisions += 1
         if on_step is not None:
             on_step(state, seat, action)
+        seen = _emit_new_events(game, rules, log, seen, on_events)
     events = game.trace_events(rules, log) if record_events else []
     arrays = game.result_arrays(rules, state, tuple(record))
     seats = _rows(game, rules, "seats", arrays["seats"])
     return GameRecord(seed, state, arrays, seats, _rows(game, rules, "games", arrays["games"])[0], events, decisions)
+
+
+def _emit_new_events(game: Game, rules: Any, log: np.ndarray, seen: int,
+                     on_events: Callable[[list[dict[str, Any]]], None] | None) -> int:
+    """Hand the events logged since ``seen`` to ``on_events``; returns the new count."""
+    n = int(log[0, 0])
+    if on_events is None or n <= seen:
+        return n
+    part = log[seen : n + 1].copy()
+    part[0, :] = 0
+    part[0, 0] = n - seen
+    on_events(game.trace_events(rules, part))
+    return n
 
 
 def _ask(game: Game, rules: Any, state: np.ndarray, legal: np.ndarray, player: ResolvedPlayer, inst: Any,
