@@ -461,3 +461,19 @@ def test_log_lines(trace3):
 def test_log_lines_reshuffle(traces):
     lines = GAME.log_lines(traces[-1])
     assert sum("reshuffled" in line for line in lines) == len(_of(traces[-1], "reshuffle"))
+
+
+def test_streamed_events_equal_the_recorded_ones():
+    """on_events hands over every event once, in order, as the game goes (what `simlab play` shows a person)."""
+    from simlab.core.driver import play_game as play
+    from simlab.core.game import get_game
+    from simlab.core.player import resolve_players
+
+    game = get_game("sentient")
+    rules = game.ruleset(3)
+    batches: list[list[dict]] = []
+    record = play(game, rules, resolve_players(game, ["greedy", "random", "investor"]), game.game_seed(9, 0),
+                  record_events=True, on_events=batches.append)
+    streamed = [e for batch in batches for e in batch]
+    assert streamed == record.events
+    assert batches[0][0]["event"] == "round_start" and len(batches) > 40
