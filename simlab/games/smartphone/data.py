@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from simlab.core.errors import DataError
-from simlab.core.options import Option
+from simlab.core.options import Option, load_options
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -402,35 +402,6 @@ def load_constants(path: Path) -> dict[str, Any]:
     return raw
 
 
-def load_smartphone_options(path: Path) -> dict[str, Option]:
-    """Read ``[options.NAME]`` tables like ``simlab.core.options.load_options``.
-
-    One difference: ``price_track`` (O8) is a free ``[lo, hi]`` range with no ``allowed`` list in
-    the research file, which the core loader refuses. An option without ``allowed`` must have a
-    two-integer range as default; its ``allowed`` becomes the default alone until the experiment
-    layer supports free ranges.
-    """
-    name = str(path)
-    raw = _toml(path)
-    options: dict[str, Option] = {}
-    for opt, table in raw.get("options", {}).items():
-        for key in ("default", "description"):
-            if key not in table:
-                raise DataError(name, None, f"options.{opt}", f"missing key '{key}'")
-        default = table["default"]
-        if "allowed" in table:
-            allowed = tuple(table["allowed"])
-        elif (isinstance(default, list) and len(default) == 2 and all(isinstance(v, int) for v in default)
-              and default[0] <= default[1]):
-            allowed = (default,)
-        else:
-            raise DataError(name, None, f"options.{opt}", "missing key 'allowed'")
-        if default not in allowed:
-            raise DataError(name, None, f"options.{opt}", "default is not among the allowed values")
-        options[opt] = Option(opt, default, allowed, table["description"], table.get("open_point", ""))
-    return options
-
-
 # ---------------------------------------------------------------- the CSV files
 
 
@@ -766,7 +737,7 @@ def load_data(data_dir: str | Path | None = None, **files: str | Path) -> Smartp
     paths = {stem: Path(files[stem]) if files.get(stem) else base / FILE_NAMES[stem] for stem in FILES}
 
     constants = load_constants(paths["constants"])
-    options = load_smartphone_options(paths["options"])
+    options = load_options(paths["options"])
     tablets = load_tablets(paths["tablets"], constants)
     technologies, effects = load_technologies(paths["technologies"], paths["technology_sides"], constants)
     regions = load_map(paths["regions"], paths["office_places"], paths["buyers"], constants, list(TECHNOLOGIES))
