@@ -1,9 +1,10 @@
 """simlab: fast seeded Monte Carlo simulation and balance analysis for board games."""
 
+from simlab import results
 from simlab.core.batch import BatchResult, play_batch
 from simlab.core.game import all_games, get_game
 from simlab.core.player import Player
 
 __version__ = "0.1.0"
 
-__all__ = ["BatchResult", "Player", "__version__", "all_games", "get_game", "play_batch"]
+__all__ = ["BatchResult", "Player", "__version__", "all_games", "get_game", "play_batch", "results"]
