@@ -95,3 +95,9 @@ def test_variants_share_seeds_and_differ_by_data(tmp_path, monkeypatch):
     takes = results.load(run)["takes"].collect().filter((pl.col("card") == 32) & (pl.col("points") > 0))
     assert set(takes.filter(pl.col("variant") == "card32_vp7")["points"].to_list()) <= {7}
     assert set(takes.filter(pl.col("variant") == "base")["points"].to_list()) <= {4}
+
+
+def test_results_module_is_part_of_the_package_api():
+    import simlab
+
+    assert simlab.results.load is results.load
