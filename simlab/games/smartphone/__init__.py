@@ -1,5 +1,5 @@
 """Smartphone Inc. (foundation only: data loading and planning arrangements).
 
 The game is deliberately not registered yet: there is no ``GAME`` here and nothing imports
-``simlab.core.game``. See ``data.py`` and ``arrangements.py``.
+``simlab.core.game``. See ``data.py``, ``arrangements.py`` and ``upgrades.py``.
 """
