@@ -128,6 +128,7 @@ _TYPEW0 = _INFL0 + N_COLUMNS * 6
 _MINE0 = _TYPEW0 + N_TYPES
 _OTHER0 = _MINE0 + N_INVESTORS
 _LEAD0 = _OTHER0 + N_INVESTORS
+_ARG0 = _LEAD0 + N_INVESTORS  # per column, the best influence count among 0..m assistants
 
 
 @njit(cache=True, inline="always")
@@ -348,6 +349,11 @@ def _investor_like(kind: int, params, s, cards, opts, scratch, only_col: int, on
                     other = scratch[_OTHER0 + pos]
                     v += worth * (_soft_win(mine + k + 1, other, spread) - _soft_win(mine, other, spread))
             scratch[_INFL0 + col * 6 + k] = infl_weight * v - assist_cost * k
+        best_k = 0
+        for k in range(a + 1):
+            if scratch[_INFL0 + col * 6 + k] > scratch[_INFL0 + col * 6 + best_k]:
+                best_k = k
+            scratch[_ARG0 + col * 6 + k] = best_k
     best = -np.inf
     best_action = ACT_PASS
     n_best = 0
@@ -376,13 +382,9 @@ def _investor_like(kind: int, params, s, cards, opts, scratch, only_col: int, on
                     if nb > a:
                         continue
                     v = _take_delta(s, p, cards, c, k, bl, br) + card_v - (assist_cost + 0.01) * nb
-                    iv = -np.inf
-                    k_best = 0
-                    for kk in range(a - nb + 1):
-                        if scratch[_INFL0 + col * 6 + kk] > iv:
-                            iv = scratch[_INFL0 + col * 6 + kk]
-                            k_best = kk
-                    v += iv
+                    # best influence with the assistants left: a prefix maximum computed above
+                    k_best = int(scratch[_ARG0 + col * 6 + a - nb])
+                    v += scratch[_INFL0 + col * 6 + k_best]
                     idx = col * N_SLOTS + k
                     if v > scratch[idx]:
                         scratch[idx] = v
