@@ -7,13 +7,13 @@ option per open rule point). Every problem is reported as ``file:row: column: wh
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from simlab.core.datafiles import int_field, read_csv_rows
 from simlab.core.errors import DataError
 from simlab.core.options import Option, load_options
 
@@ -176,42 +176,8 @@ class SentientData:
         return len(self.cards) - len(self.removed)
 
 
-def _read_csv(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
-    """Rows of a CSV file with their 1-based line numbers (header is line 1)."""
-    name = str(path)
-    if not path.exists():
-        raise DataError(name, None, None, "file not found")
-    with path.open(newline="", encoding="utf-8") as fh:
-        reader = csv.DictReader(fh)
-        header = reader.fieldnames or []
-        for col in required:
-            if col not in header:
-                raise DataError(name, 1, col, "required column is missing from the header")
-        rows = []
-        for row in reader:
-            if None in row:
-                raise DataError(name, reader.line_num, None, "more fields than the header has")
-            rows.append((reader.line_num, {k: (v or "").strip() for k, v in row.items()}))
-    return rows
-
-
-def _int_field(file: str, line: int, row: dict[str, str], col: str, lo: int, hi: int, optional: bool) -> int | None:
-    text = row.get(col, "")
-    if text == "":
-        if optional:
-            return None
-        raise DataError(file, line, col, "value is empty")
-    try:
-        value = int(text)
-    except ValueError:
-        raise DataError(file, line, col, f"'{text}' is not an integer") from None
-    if not lo <= value <= hi:
-        raise DataError(file, line, col, f"{value} is outside {lo}..{hi}")
-    return value
-
-
 def _parse_card(file: str, line: int, row: dict[str, str]) -> Card:
-    card_id = _int_field(file, line, row, "id", 0, 10**6, optional=False)
+    card_id = int_field(file, line, row, "id", 0, 10**6, optional=False)
     ctype = row["type"]
     if ctype not in TYPES:
         raise DataError(file, line, "type", f"'{ctype}' is not a robot type ({', '.join(TYPES)})")
@@ -223,10 +189,10 @@ def _parse_card(file: str, line: int, row: dict[str, str]) -> Card:
         raise DataError(file, line, "condition_code", f"{code} is a {cond_type} condition, card type is {ctype}")
     if row["vp_kind"] != vp_kind:
         raise DataError(file, line, "vp_kind", f"'{row['vp_kind']}' does not match {code} (expected {vp_kind})")
-    param = _int_field(file, line, row, "param", 1, 6, optional=vp_kind != "info_2_7")
+    param = int_field(file, line, row, "param", 1, 6, optional=vp_kind != "info_2_7")
     if vp_kind != "info_2_7" and param is not None:
         raise DataError(file, line, "param", f"{code} takes no parameter")
-    vp = _int_field(file, line, row, "printed_vp", 0, 99, optional=vp_kind != "fixed")
+    vp = int_field(file, line, row, "printed_vp", 0, 99, optional=vp_kind != "fixed")
     if vp_kind != "fixed" and vp is not None:
         raise DataError(file, line, "printed_vp", f"{code} scores by its rule, not a printed VP")
     for col in ("left_symbol", "right_symbol"):
@@ -250,7 +216,7 @@ def _check_deck(file: str, cards: list[Card], lines: list[int]) -> None:
 
 def load_cards(path: Path) -> list[Card]:
     """Read and validate a cards file."""
-    rows = _read_csv(path, CARD_COLUMNS)
+    rows = read_csv_rows(path, CARD_COLUMNS)
     cards = [_parse_card(str(path), line, row) for line, row in rows]
     _check_deck(str(path), cards, [line for line, _ in rows])
     return cards
@@ -261,11 +227,11 @@ def load_investors(path: Path) -> tuple[list[list[str]], list[str]]:
     name = str(path)
     stacks: list[list[str]] = [[], [], []]
     starting: list[str] = []
-    for line, row in _read_csv(path, INVESTOR_COLUMNS):
+    for line, row in read_csv_rows(path, INVESTOR_COLUMNS):
         if row["type"] not in TYPES:
             raise DataError(name, line, "type", f"'{row['type']}' is not an investor type")
         if row["kind"] == "token":
-            rnd = _int_field(name, line, row, "round", 1, 3, optional=False)
+            rnd = int_field(name, line, row, "round", 1, 3, optional=False)
             stacks[rnd - 1].append(row["type"])
         elif row["kind"] == "starting":
             starting.append(row["type"])

@@ -13,7 +13,6 @@ comes from ``constants.toml``.
 
 from __future__ import annotations
 
-import csv
 import itertools
 import tomllib
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from simlab.core.datafiles import int_field, read_csv_rows
 from simlab.core.errors import DataError
 from simlab.core.options import Option, load_options
 
@@ -284,41 +284,13 @@ class SmartphoneData:
 
 
 def _read_csv(path: Path, required: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
-    """Rows of a CSV file with their 1-based line numbers (header is line 1); blank lines skipped."""
-    name = str(path)
-    if not path.exists():
-        raise DataError(name, None, None, "file not found")
-    with path.open(newline="", encoding="utf-8") as fh:
-        reader = csv.DictReader(fh)
-        header = reader.fieldnames or []
-        for col in required:
-            if col not in header:
-                raise DataError(name, 1, col, "required column is missing from the header")
-        for col in header:
-            if col not in required and col not in OPTIONAL_COLUMNS and not col.endswith("_source"):
-                raise DataError(name, 1, col, "unknown column")
-        rows = []
-        for row in reader:
-            if None in row:
-                raise DataError(name, reader.line_num, None, "more fields than the header has")
-            rows.append((reader.line_num, {k: (v or "").strip() for k, v in row.items()}))
-    return rows
+    """Rows of a data file; besides the required columns only notes, sources and *_source are allowed."""
+    return read_csv_rows(path, required, lambda col: col in OPTIONAL_COLUMNS or col.endswith("_source"))
 
 
 def _int(file: str, line: int, row: dict[str, str], col: str, lo: int = 0, hi: int = 999,
          optional: bool = False) -> int | None:
-    text = row.get(col, "")
-    if text == "":
-        if optional:
-            return None
-        raise DataError(file, line, col, "value is empty")
-    try:
-        value = int(text)
-    except ValueError:
-        raise DataError(file, line, col, f"'{text}' is not an integer") from None
-    if not lo <= value <= hi:
-        raise DataError(file, line, col, f"{value} is outside {lo}..{hi}")
-    return value
+    return int_field(file, line, row, col, lo, hi, optional)
 
 
 def _choice(file: str, line: int, row: dict[str, str], col: str, allowed: list[str] | tuple[str, ...],
