@@ -51,7 +51,7 @@ MAX_BUYERS = 96
 MAX_HAND = 16
 MAX_DECK = 32
 DISPLAY = 5
-PAD_N = 8 * 9  # padded planning frame (arrangements.FRAME_* + 2 each way)
+PAD_N = 6 * 7  # padded planning frame: arrangements frame (4 x 5) plus one position each way
 
 # Pending decisions.
 (D_NONE, D_ARRANGE, D_PLACE, D_PICK, D_RESEARCH, D_LOGISTICS, D_WIFI, D_GAMEPAD, D_NFC, D_SELL,
