@@ -5,7 +5,8 @@ Every function takes the stored tables (polars DataFrames or LazyFrames, as
 are explicit ``*_lo`` / ``*_hi`` columns (95%), and says in its docstring how the number
 was measured:
 
-- ``seats``: :func:`seat_win_rates`, :func:`seat_fairness_test`, :func:`seat_score_differences`
+- ``seats``: :func:`seat_win_rates`, :func:`seat_fairness_test`, :func:`seat_score_differences`,
+  :func:`seat_variant_effects` (each also for another position column, e.g. a start colour)
 - ``matchups``: :func:`pairwise_win_rates`, :func:`ratings`, :func:`matchup_heatmap`
 - ``cards``: :func:`card_value_observational`, :func:`card_value_ablation`,
   :func:`card_values_causal`, :func:`card_score_regression`
@@ -28,6 +29,7 @@ _EXPORTS = {
     "seat_win_rates": "seats",
     "seat_fairness_test": "seats",
     "seat_score_differences": "seats",
+    "seat_variant_effects": "seats",
     "pairwise_win_rates": "matchups",
     "ratings": "matchups",
     "matchup_heatmap": "matchups",
@@ -63,6 +65,7 @@ __all__ = [
     "ratings",
     "seat_fairness_test",
     "seat_score_differences",
+    "seat_variant_effects",
     "seat_win_rates",
     "sprt",
     "wilson_interval",
@@ -79,7 +82,7 @@ if TYPE_CHECKING:
     from simlab.analysis.matchups import matchup_heatmap, pairwise_win_rates, ratings
     from simlab.analysis.metrics import game_metrics
     from simlab.analysis.multiple import adjust_pvalues
-    from simlab.analysis.seats import seat_fairness_test, seat_score_differences, seat_win_rates
+    from simlab.analysis.seats import seat_fairness_test, seat_score_differences, seat_variant_effects, seat_win_rates
     from simlab.analysis.sequential import (
         SprtResult,
         detectable_difference,

@@ -19,7 +19,7 @@ from simlab.core.errors import SimlabError
 from simlab.results import manifest, resolve_run, summary
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
-DEFAULT_NOTEBOOK = {"sentient": "sentient_strategies.ipynb"}
+DEFAULT_NOTEBOOK = {"sentient": "sentient_strategies.ipynb", "smartphone": "smartphone_start_position.ipynb"}
 
 
 def notebook_for(man: dict[str, Any]) -> Path:

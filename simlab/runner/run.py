@@ -47,13 +47,24 @@ def latest_run_dir(spec: ExperimentSpec, root: Path = DEFAULT_ROOT) -> Path | No
 
 
 def _data_hash(spec: ExperimentSpec, variant: Any) -> str:
-    """A hash of the game data a variant plays with (the cards as loaded, after its changes)."""
+    """A hash of the game data a variant plays with.
+
+    Games with data hooks (``simlab.runner.spec.data_hooks``): every data file's text as played,
+    after replacements and edits. Otherwise (Sentient) the card and investor arrays as loaded,
+    after the variant's changes.
+    """
     import hashlib
 
     from simlab.core.game import get_game
-    from simlab.runner.spec import variant_data
+    from simlab.runner.spec import data_hooks, variant_data
 
     game = get_game(spec.game)
+    hooks = data_hooks(game)
+    if hooks is not None and hasattr(hooks, "data_texts"):
+        digest = hashlib.sha256()
+        for name, text in sorted(hooks.data_texts(dict(variant.files), list(variant.edits)).items()):
+            digest.update(f"{name}\0{text}\0".encode())
+        return digest.hexdigest()[:16]
     data = variant_data(game, variant)
     if data is None and hasattr(game, "default_data"):
         data = game.default_data()
@@ -81,6 +92,7 @@ def new_manifest(spec: ExperimentSpec, plan: Plan, path: Path) -> dict[str, Any]
         "game": spec.game,
         "versions": versions(),
         "data": {v.name: {"cards": v.cards, "set": [c.__dict__ for c in v.changes], "remove": v.removed,
+                          "files": v.files, "edit": [e.as_dict() for e in v.edits],
                           "options": v.options, "card": v.card, "data_hash": _data_hash(spec, v)}
                  for v in spec.variants},
         "created": time.strftime("%Y-%m-%dT%H:%M:%S"),

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import importlib
 import json
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simlab.core.dataedits import DataEditError, RowEdit, parse_edits
 from simlab.core.errors import SimlabError
 
 ROTATIONS = ("none", "cyclic", "all")
@@ -27,8 +30,8 @@ _TOP_KEYS = {"name", "game", "seed", "games", "shard_size", "workers", "backend"
 _PLAYER_KEYS = {"seats", "pool", "n_players", "match", "focus", "repeat", "rotation"}
 _STOP_KEYS = {"rule", "player", "seat", "half_width", "player_a", "player_b", "elo0", "elo1", "alpha", "beta",
               "check_every"}
-_DATA_KEYS = {"cards", "set", "remove"}
-_VARIANT_KEYS = {"name", "options", "cards", "set", "remove"}
+_DATA_KEYS = {"cards", "set", "remove"}  # Sentient's card overrides
+_VARIANT_KEYS = {"name", "options", "cards", "set", "remove", "data", "edit"}
 _ABLATION_KEYS = {"cards", "change", "delta"}
 _SET_KEYS = {"card", "field", "value"}
 
@@ -56,6 +59,8 @@ class Variant:
     changes: list[CardChange] = field(default_factory=list)
     removed: list[int] = field(default_factory=list)
     card: int | None = None  # the card an ablation variant is about
+    files: dict[str, str] = field(default_factory=dict)  # replacement data files (game-agnostic), by file stem
+    edits: list[RowEdit] = field(default_factory=list)  # row edits of the data files (game-agnostic)
 
 
 @dataclass
@@ -138,11 +143,23 @@ def load_spec(path: str | Path, overrides: dict[str, Any] | None = None) -> Expe
         raise SpecError(f"{path}: not valid TOML: {exc}") from None
     raw.setdefault("name", p.stem)
     base = p.parent
-    for table in [raw.get("data", {}), *raw.get("variants", [])]:
+    variants = raw.get("variants", [])
+    file_tables = [raw.get("data", {})]
+    if isinstance(variants, list):
+        file_tables += [v.get("data", {}) for v in variants if isinstance(v, dict)]
+    for table in [raw.get("data", {}), *(variants if isinstance(variants, list) else [])]:
         if isinstance(table, dict) and isinstance(table.get("cards"), str):
-            table["cards"] = str((base / table["cards"]).resolve()) if not Path(table["cards"]).is_absolute() \
-                else table["cards"]
+            table["cards"] = _resolve(base, table["cards"])
+    for table in file_tables:  # replacement data files, relative to the spec
+        if isinstance(table, dict):
+            for key, value in table.items():
+                if key not in ("cards", "set", "remove", "edit") and isinstance(value, str):
+                    table[key] = _resolve(base, value)
     return parse_spec(raw, str(path), overrides)
+
+
+def _resolve(base: Path, path: str) -> str:
+    return path if Path(path).is_absolute() else str((base / path).resolve())
 
 
 def parse_spec(raw: dict[str, Any], source: str = "<spec>", overrides: dict[str, Any] | None = None) -> ExperimentSpec:
@@ -313,11 +330,69 @@ def _parse_removed(table: dict, source: str, where: str) -> list[int]:
     return list(removed)
 
 
+def data_hooks(game: Any) -> Any:
+    """The game's data-variant hooks, or None: the ``variants`` module of the game's package.
+
+    A game that supports replacement data files and row edits (``data = {...}``, ``edit = [...]``
+    in a spec) provides ``simlab.games.<game>.variants`` (the package its Game class lives in)
+    with ``DATA_FILES`` (the file stems a spec may name), ``variant_data(files, edits)`` (the
+    loaded data set) and ``data_texts(files, edits)`` (each file's text as played, for the
+    manifest's data hash). A game object may instead carry the hooks as ``data_variants``.
+    """
+    hooks = getattr(game, "data_variants", None)
+    if hooks is not None:
+        return hooks
+    module = sys.modules.get(type(game).__module__)
+    package = getattr(module, "__package__", None) or type(game).__module__.rpartition(".")[0]
+    name = f"{package}.variants"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == name:
+            return None
+        raise
+
+
+def _parse_files(table: Any, source: str, where: str, game: Any, hooks: Any) -> dict[str, str]:
+    """Replacement data files ``{stem: path}`` of a ``[data]`` table or a variant's ``data``."""
+    _type(source, where, table, dict, "a table of data file = path")
+    files = {}
+    for key, value in table.items():
+        if hooks is None:
+            raise _fail(source, f"{where}.{key}", f"{game.name} has no replaceable data files")
+        if key not in hooks.DATA_FILES:
+            raise _fail(source, f"{where}.{key}", f"unknown data file (files: {', '.join(hooks.DATA_FILES)})")
+        files[key] = _type(source, f"{where}.{key}", value, str, "a file path")
+        if not Path(value).is_file():
+            raise _fail(source, f"{where}.{key}", f"{value}: file not found")
+    return files
+
+
+def _parse_edits(items: Any, source: str, where: str, game: Any, hooks: Any) -> list[RowEdit]:
+    if items is None:
+        return []
+    if hooks is None:
+        raise _fail(source, where, f"{game.name} has no editable data files (no simlab.games.{game.name}.variants)")
+    try:
+        return parse_edits(items, where)
+    except DataEditError as exc:
+        raise _fail(source, exc.field, exc.what) from None
+
+
 def _parse_variants(raw: dict[str, Any], source: str, game: Any) -> list[Variant]:
     data = _type(source, "data", raw.get("data", {}), dict, "a table")
-    _unknown(source, "data.", data, _DATA_KEYS)
+    hooks = data_hooks(game)
+    file_keys = set(getattr(hooks, "DATA_FILES", ()))
+    _unknown(source, "data.", data, _DATA_KEYS | file_keys | {"edit"})
+    if hooks is not None:
+        for key in _DATA_KEYS - file_keys:
+            if key in data:
+                raise _fail(source, f"data.{key}", f"Sentient's card overrides do not apply to {game.name}: "
+                                                   f"give data files ({', '.join(sorted(file_keys))}) or 'edit'")
     base = Variant("base", {}, data.get("cards"), _parse_changes(data, source, "data"),
-                   _parse_removed(data, source, "data"))
+                   _parse_removed(data, source, "data"),
+                   files=_parse_files({k: v for k, v in data.items() if k in file_keys}, source, "data", game, hooks),
+                   edits=_parse_edits(data.get("edit"), source, "data.edit", game, hooks))
     variants = [base]
     names = {"base"}
     for i, item in enumerate(_type(source, "variants", raw.get("variants", []), list, "a list of tables")):
@@ -330,13 +405,23 @@ def _parse_variants(raw: dict[str, Any], source: str, game: Any) -> list[Variant
         names.add(vname)
         options = _type(source, f"{where}.options", item.get("options", {}), dict, "a table")
         _check_options(game, {**raw.get("options", {}), **options}, source, f"{where}.options")
+        if hooks is not None:
+            for key in ("cards", "set", "remove"):
+                if key in item:
+                    raise _fail(source, f"{where}.{key}", f"Sentient's card overrides do not apply to {game.name}: "
+                                                          "give data = {file = path} or 'edit'")
+        files = _parse_files(item.get("data", {}), source, f"{where}.data", game, hooks)
+        edits = _parse_edits(item.get("edit"), source, f"{where}.edit", game, hooks)
         variants.append(Variant(vname, options, item.get("cards", base.cards),
                                 base.changes + _parse_changes(item, source, where),
-                                base.removed + _parse_removed(item, source, where)))
+                                base.removed + _parse_removed(item, source, where),
+                                files={**base.files, **files}, edits=base.edits + edits))
     variants.extend(_ablation_variants(raw.get("ablation"), source, game, base, names))
     for v in variants:  # load the data now, so that a bad file or value fails before anything runs
         try:
             variant_data(game, v)
+        except DataEditError as exc:
+            raise _fail(source, exc.field, exc.what) from None
         except SimlabError as exc:
             raise _fail(source, "data" if v.name == "base" else f"variants.{v.name}", str(exc)) from None
     return variants
@@ -353,6 +438,8 @@ def _ablation_variants(table: Any, source: str, game: Any, base: Variant, names:
         raise _fail(source, "ablation.change", f"'{change}' is not one of remove, vp")
     delta = _type(source, "ablation.delta", table.get("delta", 1), int, "an integer")
     data = variant_data(game, base) or game.default_data()
+    if not hasattr(data, "cards"):
+        raise _fail(source, "ablation", f"{game.name} has no cards to ablate")
     cards = {c.id: c for c in data.cards}
     wanted = table.get("cards", "all")
     if wanted == "all":
@@ -380,7 +467,16 @@ def _ablation_variants(table: Any, source: str, game: Any, base: Variant, names:
 
 
 def variant_data(game: Any, variant: Variant) -> Any:
-    """The data set of a variant (None: the game's bundled data)."""
+    """The data set of a variant (None: the game's bundled data).
+
+    Replacement files and row edits go to the game's data hooks (:func:`data_hooks`);
+    ``cards``, ``set`` and ``remove`` are Sentient's card overrides.
+    """
+    if variant.files or variant.edits:
+        hooks = data_hooks(game)
+        if hooks is None:
+            raise SimlabError(f"{game.name} has no replaceable or editable data files")
+        return hooks.variant_data(dict(variant.files), list(variant.edits))
     if variant.cards is None and not variant.changes and not variant.removed:
         return None
     if game.name != "sentient":

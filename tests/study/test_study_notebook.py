@@ -1,0 +1,79 @@
+"""The start-position notebook and report: on a fabricated run, on its own default run, and from the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from study_helpers import fabricate_run
+from typer.testing import CliRunner
+
+from simlab.core.errors import SimlabError
+from simlab.report.build import DEFAULT_NOTEBOOK, NOTEBOOKS, notebook_for, report_run
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOK = NOTEBOOKS / "smartphone_start_position.ipynb"
+SECTIONS = ("Win rate by start colour", "VP by start colour", "robust to how people play",
+            "Where does the VP difference come from", "Data variants", "Headline findings")
+
+
+def _smartphone_registered() -> bool:
+    from simlab.core.game import get_game
+
+    try:
+        get_game("smartphone")
+    except SimlabError:
+        return False
+    return True
+
+
+needs_engine = pytest.mark.skipif(not _smartphone_registered(), reason="the Smartphone Inc. engine is not registered")
+
+
+def test_smartphone_reports_with_the_start_position_notebook():
+    assert DEFAULT_NOTEBOOK["smartphone"] == NOTEBOOK.name and NOTEBOOK.is_file()
+    assert notebook_for({"game": "smartphone", "spec": {}}) == NOTEBOOK
+
+
+def test_notebook_on_a_fabricated_run_with_variants(tmp_path):
+    run = fabricate_run(tmp_path / "run", deals=3, bonus=4.0, variants={"usa_even": 0.0})
+    index = report_run(run, tmp_path / "report")
+    page = index.read_text()
+    for section in SECTIONS:
+        assert section in page
+    assert page.count("data:image/png;base64") >= 5
+    findings = json.loads((tmp_path / "report" / "findings.json").read_text())
+    assert findings and all("CI" in f or "p =" in f for f in findings)
+    assert any(f.startswith("5 players: best start blue (USA)") for f in findings)
+    assert any("most even data is 'usa_even'" in f for f in findings)
+
+
+@needs_engine
+def test_notebook_runs_its_own_default_experiment(tmp_path):
+    import papermill
+
+    papermill.execute_notebook(str(NOTEBOOK), str(tmp_path / "out.ipynb"),
+                               parameters={"run_dir": None, "report_dir": str(tmp_path)}, kernel_name="python3",
+                               progress_bar=False, cwd=str(tmp_path))
+    findings = json.loads((tmp_path / "findings.json").read_text())
+    assert [f.split(":")[0] for f in findings[:4]] == ["2 players", "3 players", "4 players", "5 players"]
+
+
+@needs_engine
+def test_simlab_report_on_the_quickstart_spec(tmp_path, monkeypatch):
+    from simlab.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    spec = ROOT / "experiments" / "smartphone_quickstart.toml"
+    result = CliRunner().invoke(app, ["report", str(spec), "-q", "--workers", "2"])
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "reports" / "smartphone_quickstart" / "index.html").read_text()
+    assert page.count('id="simlab-summary"') == 1 and "Headline findings" in page
+    for section in SECTIONS:
+        assert section in page
+    run_dir = next((tmp_path / "results" / "smartphone_quickstart").iterdir())
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    assert manifest["game"] == "smartphone" and manifest["data"]["base"]["data_hash"]
