@@ -1,6 +1,6 @@
 """Smartphone Inc.'s rules as compiled kernels over the state record (see ``state.py``).
 
-Every kernel takes the state record ``s`` (``arr[0]``), the ``Tables`` ``T`` (see ``tables.py``)
+Every kernel takes the state record ``s`` (``arr[0]``), the table record ``T`` (``tables[0]``, see ``tables.py``)
 and, where events happen, an event log ``log``. Rule numbers S1... and open points O1... are
 those of the research notes (``NOTES.md``); the rulebook is the authority.
 
@@ -229,7 +229,7 @@ def sym_count_for_tech(s, T, p: int, sym: int) -> int:
     return s.vis_tab[p, sym]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tech_cost(s, T, p: int, t: int) -> int:
     """Seat p's current cost of technology t (S33: patent premium while on it, GAMEPAD face discount)."""
     cost = T.tech[t, 2] if s.patent_owner[t] < 0 else T.tech[t, 1]
@@ -255,7 +255,7 @@ def free_place(s, r: int) -> bool:
     return s.office_n[r] < s.places[r]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def progress_supply(s, T, p: int) -> int:
     """Progress markers seat p has left (O7; a large number without component limits)."""
     if not T.opts[OPT_COMPONENT_LIMITS]:
@@ -268,7 +268,7 @@ def progress_supply(s, T, p: int) -> int:
     return T.opts[OPT_PROGRESS_MARKERS] - used
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def office_supply(s, T, p: int) -> int:
     """Office markers seat p has left (O7; a large number without component limits)."""
     if not T.opts[OPT_COMPONENT_LIMITS]:
@@ -317,7 +317,7 @@ def visible(s, T, p: int, arr: int, pos: int) -> tuple[int, int]:
     return -1, 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lay_half(s, T, p: int, arr: int, pos: int, level: int, sym: int) -> None:
     """Lay one upgrade half on a position at a level, updating the active symbol counts."""
     b_sym, b_src = visible(s, T, p, arr, pos)
@@ -339,10 +339,10 @@ def lay_half(s, T, p: int, arr: int, pos: int, level: int, sym: int) -> None:
                 s.vis_upg[p, a_sym] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def half_delta(s, T, p: int, arr: int, pos: int, level: int, sym: int, delta) -> None:
     """Add to ``delta`` (length N_SYM) the change in active symbols if ``sym`` were laid at ``pos``."""
-    b_sym, b_src = visible(s, T, p, arr, pos)
+    b_sym, _ = visible(s, T, p, arr, pos)
     if level == TOP:
         a_sym = sym
     else:
@@ -370,7 +370,7 @@ def set_arrangement(s, T, p: int, arr: int) -> None:
         s.vis_upg[p, k] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_placed(s, p: int, h: int) -> bool:
     for i in range(s.plan_n[p]):
         if s.plan_hand[p, i] == h:
@@ -378,7 +378,7 @@ def hand_placed(s, p: int, h: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def slot_taken(s, T, p: int, arr: int, k: int) -> bool:
     """S25: another placed upgrade already lies on exactly these two positions."""
     a = T.slots[arr, k, SL_A]
@@ -395,7 +395,7 @@ def encode_place(h: int, k: int, o: int) -> int:
     return A_PLACE + (h * MAX_SLOTS + k) * 2 + o
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place_legal(s, T, p: int, h: int, k: int, o: int) -> bool:
     """Whether hand upgrade h may go on slot k with half order o (S23, S25, 4G face overhang)."""
     arr = s.plan_arr[p]
@@ -830,7 +830,7 @@ def income(s, T, log) -> None:
                 award_control(s, p, r, vp, best, log)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def control_value(s, T, r: int) -> int:
     """VP above the rightmost occupied office place of region r (S50)."""
     k = s.office_n[r] - 1
@@ -928,7 +928,7 @@ def research(s, T, p: int, t: int, log) -> None:
         emit(log, s, EV_PRICE_CHANGE, p, s.price[p], 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def research_need(s, T, p: int, t: int) -> int:
     """Markers seat p may still put on t (O13: never past the cost)."""
     if s.researched[p, t]:
@@ -949,7 +949,7 @@ def add_research(s, T, p: int, t: int, complete_now: bool, source: int, log) -> 
 # ---------------------------------------------------------------- logistics and offices (S37-S42, S58-S59)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def logistics_target(s, T, p: int, r: int) -> bool:
     """Whether seat p may put a logistics marker on region r (S39-S41, O11, O13, O14)."""
     if s.own_offices[p, r] > 0 or not free_place(s, r):
@@ -1004,13 +1004,13 @@ def remove_office(s, p: int, r: int) -> None:
     s.own_offices[p, r] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def second_office_target(s, T, p: int, r: int) -> bool:
     """WI-FI face / SECOND_OFFICE: a region of yours (one office), not a retailer, with a free place (O17)."""
     return s.own_offices[p, r] == 1 and s.retailer[r] < 0 and free_place(s, r) and office_supply(s, T, p) > 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def gamepad_target(s, T, p: int, r: int) -> bool:
     """GAMEPAD back: a small region without your office, with a free place (O18: retailers by option)."""
     if T.region[r, RG_SIZE] != SIZE_SMALL or s.own_offices[p, r] > 0 or not free_place(s, r):
@@ -1020,7 +1020,7 @@ def gamepad_target(s, T, p: int, r: int) -> bool:
     return office_supply(s, T, p) > 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def move_to_target(s, T, p: int, src: int, r: int) -> bool:
     """MOVE_OFFICE destination (O27)."""
     if r == src or not free_place(s, r):
@@ -1044,7 +1044,7 @@ def any_move(s, T, p: int) -> bool:
 # ---------------------------------------------------------------- sales (S43-S47)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_sell(s, T, p: int, b: int) -> bool:
     """Whether seat p may put a good on buyer b now (S43-S45, 4G back)."""
     if s.buyer_owner[b] >= 0:
@@ -1057,6 +1057,26 @@ def can_sell(s, T, p: int, b: int) -> bool:
     if T.buyers[b, BY_KIND] == RED:
         return s.price[p] <= T.buyers[b, BY_CAP]
     return s.researched[p, T.buyers[b, BY_TECH]] == 1
+
+
+@njit(cache=True)
+def any_sale(s, T, p: int) -> bool:
+    """Whether seat p can put a good on any buyer now (region by region, like ``can_sell``)."""
+    outside = s.used_outside[p] == 0 and has(s, T, p, E_4G_OUTSIDE)
+    for r in range(T.region.shape[0]):
+        if s.retailer[r] >= 0 or (s.own_offices[p, r] == 0 and not outside):
+            continue
+        first = T.region[r, RG_FIRST_BUYER]
+        for k in range(T.region[r, RG_BUYERS]):
+            b = first + k
+            if s.buyer_owner[b] >= 0:
+                continue
+            if T.buyers[b, BY_KIND] == RED:
+                if s.price[p] <= T.buyers[b, BY_CAP]:
+                    return True
+            elif s.researched[p, T.buyers[b, BY_TECH]] == 1:
+                return True
+    return False
 
 
 # ---------------------------------------------------------------- decisions
@@ -1156,7 +1176,7 @@ def legal_actions(s, T, out) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def nfc_range(s, T, p: int) -> tuple[int, int]:
     """How many goods NFC face may sell now (O19)."""
     hi = min(T.opts[OPT_NFC_MAX], s.goods[p])
@@ -1246,10 +1266,8 @@ def decide(s, T, log) -> int:
                 return D_NFC
         return D_NONE
     if ph == 7:
-        if s.stage == 0 and s.goods[p] > 0:
-            for b in range(T.buyers.shape[0]):
-                if can_sell(s, T, p, b):
-                    return D_SELL
+        if s.stage == 0 and s.goods[p] > 0 and any_sale(s, T, p):
+            return D_SELL
         return D_NONE
     return D_NONE
 
@@ -1396,17 +1414,19 @@ def emit_plan(s, T, p: int, log) -> None:
 
 
 @njit(cache=True)
-def py_setup(state, seed, n_players: int, T, log, legal) -> int:
-    """Set up ``state[0]``; writes the first legal actions, returns how many."""
+def py_setup(state, seed, n_players: int, tables, log, legal) -> int:
+    """Set up ``state[0]`` with ``tables[0]``; writes the first legal actions, returns how many."""
     s = state[0]
+    T = tables[0]
     setup(s, np.uint64(seed), n_players, T, log)
     return legal_actions(s, T, legal)
 
 
 @njit(cache=True)
-def py_step(state, action: int, T, log, legal) -> int:
+def py_step(state, action: int, tables, log, legal) -> int:
     """Apply ``action`` to ``state[0]``; writes the next legal actions, returns how many."""
     s = state[0]
+    T = tables[0]
     apply_action(s, T, action, log)
     if s.over:
         return 0

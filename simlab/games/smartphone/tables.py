@@ -1,6 +1,7 @@
-"""The arrays Smartphone Inc.'s kernels read: one ``Tables`` per data set and option set.
+"""The arrays Smartphone Inc.'s kernels read: one table record per data set and option set.
 
-``Tables`` is a named tuple of numpy arrays (numba passes it to kernels as one argument).
+The fields are those of ``Tables``; ``build_tables`` packs them into a one-element structured
+array so that kernels receive them as one record (``T = tables[0]``).
 Everything here comes from the data files and the resolved options; nothing is hard-coded.
 """
 
@@ -41,7 +42,7 @@ SIZE_SMALL = 0  # index of "small" in constants [retailers] sizes
 
 
 class Tables(NamedTuple):
-    """Static arrays for the kernels (see ``build_tables``)."""
+    """Static arrays for the kernels, by field (``build_tables`` returns them as one record)."""
 
     arr_grid: np.ndarray  # int8 [N, PAD_N] topmost tablet symbol per padded position
     arr_layers: np.ndarray  # int8 [N, PAD_N] EMPTY / LOWER / UPPER / BOTH
@@ -106,8 +107,8 @@ def _check(data: SmartphoneData, ok: bool, file: str, what: str) -> None:
         raise DataError(data.files.get(file, file), None, None, what)
 
 
-def build_tables(data: SmartphoneData, values: dict[str, Any]) -> Tables:
-    """The kernel arrays for this data set and these resolved options."""
+def build_tables(data: SmartphoneData, values: dict[str, Any]) -> np.ndarray:
+    """The kernel arrays for this data set and these resolved options, as a one-element record array."""
     arr = arrangement_table(data)
     st = slot_table(data, allow_overhang=True)
     n = len(arr.hidden)
@@ -134,7 +135,7 @@ def build_tables(data: SmartphoneData, values: dict[str, Any]) -> Tables:
     effect_tech = np.zeros(2 * N_TECH, dtype=np.int8)
     for t in range(N_TECH):
         effect_tech[tech_effect[t]] = t
-    return Tables(
+    arrays = Tables(
         arr_grid=np.ascontiguousarray(st.grid.reshape(n, PAD_N)),
         arr_layers=np.ascontiguousarray(st.layers.reshape(n, PAD_N)),
         arr_hidden=arr.hidden.astype(np.int8),
@@ -156,3 +157,18 @@ def build_tables(data: SmartphoneData, values: dict[str, Any]) -> Tables:
         adjacency=data.adjacency_array.astype(np.int8),
         opts=option_array(values, data),
     )
+    return as_record(arrays)
+
+
+def as_record(arrays: Tables) -> np.ndarray:
+    """The tables as a one-element structured array (kernels read ``T = tables[0]``).
+
+    A record reaches a kernel as one pointer, where a tuple of twenty arrays would be passed
+    field by field on every call; the shapes are part of the dtype, so a data set with other
+    sizes compiles its own kernels.
+    """
+    fields = [(name, a.dtype, a.shape) for name, a in zip(Tables._fields, arrays, strict=True)]
+    rec = np.zeros(1, dtype=np.dtype(fields))
+    for name, a in zip(Tables._fields, arrays, strict=True):
+        rec[0][name] = a
+    return rec
