@@ -27,7 +27,19 @@ MIXES: dict[str, list[list[str]]] = {
         ["greedy"] * 2,
         ["greedy"] * 3,
         ["mc", "greedy", "greedy", "greedy"],
-    ]
+    ],
+    "smartphone": [
+        ["greedy"] * 4,
+        ["random"] * 4,
+        ["greedy"] * 2,
+        ["greedy"] * 3,
+        ["greedy"] * 5,
+        ["greedy", "price_cutter"],
+        ["greedy", "price_cutter", "tech_rusher"],
+        ["greedy", "price_cutter", "tech_rusher", "expansionist"],
+        ["greedy", "price_cutter", "tech_rusher", "expansionist", "greedy"],
+        ["mc", "greedy", "greedy", "greedy"],
+    ],
 }
 
 

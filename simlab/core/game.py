@@ -178,4 +178,5 @@ def all_games() -> list[Game]:
 
 
 def _load_builtin_games() -> None:
-    import simlab.games.sentient  # noqa: F401  (registers itself)
+    import simlab.games.sentient
+    import simlab.games.smartphone  # noqa: F401

@@ -1,5 +1,6 @@
-"""Smartphone Inc. (foundation only: data loading and planning arrangements).
+"""Smartphone Inc. (Корпорация Смартфон): data, planning arrangements, rules kernels, players."""
 
-The game is deliberately not registered yet: there is no ``GAME`` here and nothing imports
-``simlab.core.game``. See ``data.py``, ``arrangements.py`` and ``upgrades.py``.
-"""
+from simlab.core.game import register
+from simlab.games.smartphone.game import SmartphoneGame
+
+GAME = register(SmartphoneGame())

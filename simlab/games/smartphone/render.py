@@ -1,0 +1,462 @@
+"""Smartphone Inc. as text: action descriptions, the position, trace events, the readable log, menus."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from simlab.games.smartphone.arrangements import ABBREV
+from simlab.games.smartphone.data import BONUSES, EFFECTS, SYMBOLS, TECHNOLOGIES
+from simlab.games.smartphone.rules import (
+    A_ARR,
+    A_DONE,
+    A_GAMEPAD,
+    A_LOGISTICS,
+    A_MOVE_FROM,
+    A_MOVE_TO,
+    A_NFC,
+    A_PICK,
+    A_PLACE,
+    A_RB_PRICE,
+    A_RB_RESEARCH,
+    A_RB_SECOND,
+    A_RESEARCH,
+    A_SELL,
+    A_WIFI,
+    EV_BONUS,
+    EV_CONTROL,
+    EV_FINAL,
+    EV_GOODS,
+    EV_INCOME,
+    EV_LOST,
+    EV_LPROGRESS,
+    EV_MARKERS_LOST,
+    EV_MOVE,
+    EV_NFC,
+    EV_OFFICE,
+    EV_ORDER,
+    EV_PICK,
+    EV_PLACE,
+    EV_PLAN,
+    EV_PRICE,
+    EV_PRICE_CHANGE,
+    EV_PRODUCE,
+    EV_RESEARCHED,
+    EV_RETAILER,
+    EV_ROUND,
+    EV_RPROGRESS,
+    EV_SALE,
+    EV_SEAT,
+    EV_TECH_SIDE,
+    EV_TOKEN,
+    MAX_SLOTS,
+)
+from simlab.games.smartphone.state import DECISION_NAMES, PAD_N
+
+PHASES = ("", "planning", "pricing", "production", "upgrade", "research", "logistics", "sales", "income")
+OFFICE_SOURCES = ("logistics", "WI-FI", "GAMEPAD", "retailer second office", "move")
+PAD_COLS = 7
+SHOWN = ("goods", "price_down", "price_up", "upgrade", "research", "logistics")
+
+
+def _region(rules: Any, r: int) -> str:
+    return rules.data.regions[r].id
+
+
+def _upgrade(rules: Any, u: int) -> str:
+    up = rules.data.upgrades[u]
+    return f"{up.id}[{ABBREV[up.halves[0]]}|{ABBREV[up.halves[1]]}]"
+
+
+def _buyer(rules: Any, b: int) -> str:
+    reg, pos, kind, cap, tech = (int(x) for x in rules.data.buyer_array[b])
+    what = f"red <= {cap}" if kind == 0 else f"purple {TECHNOLOGIES[tech]}"
+    return f"{_region(rules, reg)} buyer {pos + 1} ({what})"
+
+
+def arrangement_counts(rules: Any, i: int) -> dict[str, int]:
+    """Active symbols and hidden cells of arrangement i with no upgrade laid."""
+    T = rules.T
+    counts = {SYMBOLS[k]: int(T.arr_counts[i, k]) for k in range(len(SYMBOLS)) if SYMBOLS[k] != "blank"}
+    counts["hidden"] = int(T.arr_hidden[i])
+    return counts
+
+
+def arrangement_label(rules: Any, i: int) -> str:
+    """e.g. ``#12 goods 3 + hidden 4, price -2, research 1, logistics 0, upgrade``."""
+    c = arrangement_counts(rules, i)
+    price = c["price_up"] - c["price_down"]
+    parts = [f"goods {c['goods']}+{c['hidden']} hidden", f"price {price:+d}", f"research {c['research']}",
+             f"logistics {c['logistics']}"]
+    if c["upgrade"]:
+        parts.append(f"upgrade x{c['upgrade']}")
+    return f"arrangement {i}: " + ", ".join(parts)
+
+
+def arrangement_grid(rules: Any, i: int, low: np.ndarray | None = None, top: np.ndarray | None = None) -> list[str]:
+    """The visible grid of arrangement i (upgrade halves shown in capitals), one string per row."""
+    T = rules.T
+    grid = T.arr_grid[i]
+    layers = T.arr_layers[i]
+    rows = []
+    for r in range(PAD_N // PAD_COLS):
+        line = []
+        for c in range(PAD_COLS):
+            x = r * PAD_COLS + c
+            sym = int(grid[x]) if layers[x] else -1
+            up = False
+            if top is not None and top[x] >= 0:
+                sym, up = int(top[x]), True
+            elif low is not None and low[x] >= 0 and layers[x] == 1:
+                sym, up = int(low[x]), True
+            if sym < 0:
+                line.append("  ")
+            else:
+                s = ABBREV[SYMBOLS[sym]]
+                line.append(s.upper() if up else s)
+        rows.append(" ".join(line).rstrip())
+    while rows and not rows[0].strip():
+        rows.pop(0)
+    while rows and not rows[-1].strip():
+        rows.pop()
+    return rows
+
+
+def describe_action(rules: Any, rec: np.void, action: int) -> str:
+    """A one-line description of an action in this position."""
+    a = int(action)
+    d = DECISION_NAMES[int(rec["pending"])]
+    p = int(rec["actor"])
+    if a == A_DONE:
+        return {"place_upgrade": "done laying upgrades", "research": "stop researching (markers lost)",
+                "logistics": "stop logistics (markers lost)", "sell": "stop selling"}.get(d, "done")
+    if A_ARR <= a < A_PLACE:
+        return arrangement_label(rules, a - A_ARR)
+    if A_PLACE <= a < A_PICK:
+        x = a - A_PLACE
+        o = x % 2
+        x //= 2
+        h, k = divmod(x, MAX_SLOTS)
+        u = int(rec["hand"][p, h])
+        arr = int(rec["plan_arr"][p])
+        slot = rules.T.slots[arr, k]
+        pa, pb = int(slot[0]), int(slot[1])
+        up = rules.data.upgrades[u]
+        halves = up.halves if o == 0 else up.halves[::-1]
+        level = "on top" if int(slot[2]) == 0 else "under the upper tablet"
+        over = ", overhanging (4G)" if int(slot[3]) else ""
+        return (f"lay {up.id} {ABBREV[halves[0]]} at {_rc(pa)} and {ABBREV[halves[1]]} at {_rc(pb)} "
+                f"{level}{over}")
+    if A_PICK <= a < A_RESEARCH:
+        return f"take upgrade {_upgrade(rules, int(rec['display'][a - A_PICK]))}"
+    if A_RESEARCH <= a < A_LOGISTICS:
+        return f"research marker on {TECHNOLOGIES[a - A_RESEARCH]}"
+    if A_LOGISTICS <= a < A_WIFI:
+        return f"logistics marker on {_region(rules, a - A_LOGISTICS)}"
+    if A_WIFI <= a < A_GAMEPAD:
+        return f"WI-FI: second office in {_region(rules, a - A_WIFI)}"
+    if A_GAMEPAD <= a < A_NFC:
+        return f"GAMEPAD: office in {_region(rules, a - A_GAMEPAD)}"
+    if A_NFC <= a < A_SELL:
+        return f"NFC: sell {a - A_NFC} goods directly"
+    if A_SELL <= a < A_RB_RESEARCH:
+        return f"sell to {_buyer(rules, a - A_SELL)}"
+    if A_RB_RESEARCH <= a < A_RB_PRICE:
+        return f"retailer bonus: research marker on {TECHNOLOGIES[a - A_RB_RESEARCH]}"
+    if A_RB_PRICE <= a < A_RB_SECOND:
+        return "retailer bonus: raise price by 1" if a - A_RB_PRICE else "retailer bonus: lower price by 1"
+    if A_RB_SECOND <= a < A_MOVE_FROM:
+        return f"retailer bonus: second office in {_region(rules, a - A_RB_SECOND)}"
+    if A_MOVE_FROM <= a < A_MOVE_TO:
+        return f"retailer bonus: move an office from {_region(rules, a - A_MOVE_FROM)}"
+    return f"retailer bonus: move the office to {_region(rules, a - A_MOVE_TO)}"
+
+
+def _rc(pos: int) -> str:
+    r, c = divmod(pos, PAD_COLS)
+    return f"({r - 1},{c - 1})"
+
+
+def action_menu(rules: Any, rec: np.void, legal: list[int]) -> list[tuple[str, Any]]:
+    """The legal actions as a menu. Arrangements are grouped by the symbols they yield, best goods first;
+    upgrade placements by upgrade; other decisions list their actions."""
+    legal = [int(a) for a in legal]
+    if legal and A_ARR <= legal[0] < A_PLACE:
+        groups: dict[tuple, list[int]] = {}
+        for a in legal:
+            c = arrangement_counts(rules, a - A_ARR)
+            key = (c["goods"] + c["hidden"], c["price_up"] - c["price_down"], c["research"], c["logistics"],
+                   c["upgrade"] > 0)
+            groups.setdefault(key, []).append(a)
+        menu = []
+        for key in sorted(groups, key=lambda k: (-k[0], k[1], -k[2], -k[3], -k[4])):
+            goods, price, res, logi, upg = key
+            label = (f"goods {goods}, price {price:+d}, research {res}, logistics {logi}"
+                     + (", upgrade" if upg else "") + f"  ({len(groups[key])} layouts)")
+            sub = [(describe_action(rules, rec, a) + "\n      " + "\n      ".join(arrangement_grid(rules, a - A_ARR)),
+                    a) for a in groups[key]]
+            menu.append((label, sub if len(sub) > 1 else sub[0][1]))
+        return menu
+    if any(A_PLACE <= a < A_PICK for a in legal):
+        p = int(rec["actor"])
+        by_upgrade: dict[int, list[int]] = {}
+        for a in legal:
+            if A_PLACE <= a < A_PICK:
+                h = ((a - A_PLACE) // 2) // MAX_SLOTS
+                by_upgrade.setdefault(h, []).append(a)
+        menu = [(describe_action(rules, rec, A_DONE), A_DONE)] if A_DONE in legal else []
+        for h, acts in by_upgrade.items():
+            menu.append((f"lay {_upgrade(rules, int(rec['hand'][p, h]))}",
+                         [(describe_action(rules, rec, a), a) for a in acts]))
+        return menu
+    return [(describe_action(rules, rec, a), a) for a in legal]
+
+
+def render_state(rules: Any, rec: np.void, seat: int | None = None) -> str:
+    """The position as text (other seats' plans hidden during phase 1 when ``seat`` is given)."""
+    n = int(rec["n_players"])
+    data = rules.data
+    lines = [f"Round {int(rec['round'])}, phase {int(rec['phase'])} ({PHASES[int(rec['phase'])]})"
+             + ("" if rec["over"] else f"; seat {int(rec['actor'])} to act: {DECISION_NAMES[int(rec['pending'])]}")]
+    disp = [_upgrade(rules, int(u)) for u in rec["display"] if u >= 0]
+    lines.append("Upgrade display: " + (", ".join(disp) if disp else "(empty)"))
+    techs = []
+    for t, name in enumerate(TECHNOLOGIES):
+        owner = int(rec["patent_owner"][t])
+        eff = EFFECTS[int(rules.T.tech_effect[t, int(rec["tech_side"][t])])]
+        techs.append(f"{name} ({eff}; patent {'seat ' + str(owner) if owner >= 0 else 'free'})")
+    lines.append("Technologies: " + "; ".join(techs))
+    for p in range(n):
+        colour = data.colours[int(rec["colour"][p])]
+        techs_p = [TECHNOLOGIES[t] for t in range(len(TECHNOLOGIES)) if rec["researched"][p, t]]
+        hand = [_upgrade(rules, int(rec["hand"][p, h])) for h in range(int(rec["hand_n"][p]))]
+        lines.append(
+            f"Seat {p} ({colour}): VP {int(rec['vp'][p])}, price {int(rec['price'][p])}, goods {int(rec['goods'][p])}, "
+            f"tokens {int(rec['tokens'][p])}, techs {techs_p or '-'}, hand {hand or '-'}")
+        if int(rec["plan_arr"][p]) >= 0 and (seat is None or seat == p or int(rec["phase"]) != 1):
+            grid = arrangement_grid(rules, int(rec["plan_arr"][p]), rec["pl_low"][p], rec["pl_top"][p])
+            lines += ["    " + g for g in grid]
+    lines.append("Map:")
+    for r, reg in enumerate(data.regions):
+        offices = [int(x) for x in rec["office"][r][: int(rec["office_n"][r])]]
+        ret = ""
+        if rec["retailer"][r] >= 0:
+            tile = int(rec["retailer"][r])
+            side = data.retailers[tile][int(rec["retailer_side"][r])]
+            ret = f" [retailer {side.id}{side.side}: {side.bonus}]"
+        sold = [int(x) for x in rec["buyer_owner"][int(rules.T.region[r, 5]): int(rules.T.region[r, 5])
+                                                    + int(rules.T.region[r, 6])]]
+        lines.append(f"  {reg.id:10s} offices {offices}{ret} goods on buyers {sold}")
+    return "\n".join(lines)
+
+
+def log_to_events(rules: Any, log: np.ndarray) -> list[dict[str, Any]]:
+    """The kernel's event log as trace dicts."""
+    n_events = int(log[0, 0])
+    events = []
+    data = rules.data
+    for row in log[1: n_events + 1]:
+        kind, rnd, phase, seat = (int(x) for x in row[:4])
+        a = [int(x) for x in row[4:]]
+        base = {"round": rnd, "phase": phase}
+        if kind == EV_SEAT:
+            e = {"event": "seat", "seat": seat, "colour": data.colours[a[0]], "start_region": _region(rules, a[1]),
+                 "starting_upgrade": data.upgrades[a[2]].id}
+        elif kind == EV_RETAILER:
+            tile = data.retailers[a[1]][a[2]]
+            e = {"event": "retailer", "region": _region(rules, a[0]), "tile": tile.id, "side": tile.side,
+                 "bonus": tile.bonus, "amount": tile.bonus_amount}
+        elif kind == EV_TECH_SIDE:
+            e = {"event": "technology_side", "technology": TECHNOLOGIES[a[0]], "side": ("face", "back")[a[1]],
+                 "effect": EFFECTS[a[2]]}
+        elif kind == EV_ROUND:
+            e = {"event": "round_start", **base, "display": [data.upgrades[u].id for u in a[:5] if u >= 0]}
+        elif kind == EV_PLAN:
+            e = {"event": "plan", **base, "seat": seat, "arrangement": a[0], "upgrades_laid": a[1], "hidden": a[2],
+                 "active": {"goods": a[3], "price_down": a[4], "price_up": a[5], "upgrade": a[6],
+                            "research": a[7] // 100, "logistics": a[7] % 100}}
+        elif kind == EV_PLACE:
+            e = {"event": "upgrade_laid", **base, "seat": seat, "upgrade": data.upgrades[a[0]].id, "slot": a[1],
+                 "reversed": bool(a[2]), "cells": [_rc(a[3]), _rc(a[4])], "level": ("top", "under")[a[5]],
+                 "overhang": bool(a[6])}
+        elif kind == EV_PRICE:
+            e = {"event": "price", **base, "seat": seat, "price": a[0]}
+        elif kind == EV_PRODUCE:
+            e = {"event": "production", **base, "seat": seat, "goods": a[0], "symbols": a[1], "hidden": a[2],
+                 "unused_upgrades": a[3], "tokens": a[4], "technology": a[5], "in_organiser": a[6]}
+        elif kind == EV_ORDER:
+            e = {"event": "priority", **base, "order": a[: a[5]]}
+        elif kind == EV_PICK:
+            e = {"event": "upgrade_taken", **base, "seat": seat, "upgrade": data.upgrades[a[0]].id}
+        elif kind == EV_TOKEN:
+            e = {"event": "goods_token", **base, "seat": seat, "received": bool(a[0])}
+        elif kind == EV_RPROGRESS:
+            e = {"event": "research_progress", **base, "seat": seat, "technology": TECHNOLOGIES[a[0]],
+                 "progress": a[1], "cost": a[2], "source": ("research", "retailer")[a[3]]}
+        elif kind == EV_RESEARCHED:
+            e = {"event": "researched", **base, "seat": seat, "technology": TECHNOLOGIES[a[0]], "patent": bool(a[1]),
+                 "effect": EFFECTS[a[2]]}
+        elif kind == EV_LPROGRESS:
+            e = {"event": "logistics_progress", **base, "seat": seat, "region": _region(rules, a[0]),
+                 "progress": a[1], "cost": a[2]}
+        elif kind == EV_OFFICE:
+            e = {"event": "office", **base, "seat": seat, "region": _region(rules, a[0]), "place": a[1],
+                 "source": OFFICE_SOURCES[a[2]]}
+        elif kind == EV_BONUS:
+            e = {"event": "retailer_bonus", **base, "seat": seat, "region": _region(rules, a[0]),
+                 "bonus": BONUSES[a[1]], "amount": a[2]}
+        elif kind == EV_PRICE_CHANGE:
+            e = {"event": "price_change", **base, "seat": seat, "price": a[0], "source": ("NFC", "retailer")[a[1]]}
+        elif kind == EV_NFC:
+            e = {"event": "nfc_sale", **base, "seat": seat, "goods": a[0], "vp": a[1]}
+        elif kind == EV_SALE:
+            e = {"event": "sale", **base, "seat": seat, "buyer": _buyer(rules, a[0]), "region": _region(rules, a[1]),
+                 "outside": bool(a[2])}
+        elif kind == EV_LOST:
+            e = {"event": "unsold", **base, "seat": seat, "goods": a[0], "kept": bool(a[1])}
+        elif kind == EV_INCOME:
+            e = {"event": "income", **base, "seat": seat, "goods_on_board": a[0], "price": a[1], "vp": a[2]}
+        elif kind == EV_CONTROL:
+            e = {"event": "control", **base, "seat": seat if a[3] == 1 else None, "region": _region(rules, a[0]),
+                 "vp": a[1], "goods": a[2], "tied": a[3] if a[3] > 1 else 0}
+        elif kind == EV_GOODS:
+            e = {"event": "goods_gained", **base, "seat": seat, "goods": a[0], "source": ("GPS", "retailer")[a[1]]}
+        elif kind == EV_MOVE:
+            e = {"event": "office_moved", **base, "seat": seat, "from": _region(rules, a[0]),
+                 "to": _region(rules, a[1])}
+        elif kind == EV_FINAL:
+            e = {"event": "score", "seat": seat, "total": a[0], "vp_track": a[1], "patents": a[2], "retailers": a[3],
+                 "rank": a[4], "winner": bool(a[5])}
+        elif kind == EV_MARKERS_LOST:
+            e = {"event": "markers_lost", **base, "seat": seat, "markers": a[0],
+                 "kind": ("research", "logistics", "retailer research")[a[1]]}
+        else:
+            e = {"event": f"unknown_{kind}", **base, "seat": seat, "args": a}
+        events.append(e)
+    if log[0, 1]:
+        events.append({"event": "log_truncated"})
+    return events
+
+
+def start_event(rules: Any, rec: np.void, players: list[str], game_index: int) -> dict[str, Any]:
+    """The ``game_start`` trace event."""
+    n = int(rec["n_players"])
+    return {
+        "event": "game_start",
+        "game": game_index,
+        "seed": int(rec["seed"]),
+        "players": list(players),
+        "options": dict(rules.options),
+        "colours": [rules.data.colours[int(c)] for c in rec["colour"][:n]],
+        "start_regions": [_region(rules, int(r)) for r in rec["start_region"][:n]],
+    }
+
+
+def final_event(rules: Any, rec: np.void) -> dict[str, Any]:
+    """The ``final`` trace event of a finished game."""
+    n = int(rec["n_players"])
+    seats = []
+    for p in range(n):
+        seats.append({
+            "seat": p,
+            "colour": rules.data.colours[int(rec["colour"][p])],
+            "total": int(rec["total"][p]),
+            "vp_track": int(rec["vp"][p]),
+            "sales_vp": int(rec["sales_vp"][p]),
+            "nfc_vp": int(rec["nfc_vp"][p]),
+            "control_vp": int(rec["control_vp"][p]),
+            "patent_vp": int(rec["patent_vp"][p]),
+            "retailer_vp": int(rec["retailer_vp"][p]),
+            "technologies": int(rec["n_techs"][p]),
+            "patents": int(rec["n_patents"][p]),
+            "rank": int(rec["rank"][p]),
+        })
+    return {"event": "final", "seats": seats, "winners": [p for p in range(n) if rec["winner"][p]]}
+
+
+def log_lines(events: list[dict[str, Any]]) -> list[str]:
+    """The readable game log: set-up, each round's plans, then each phase's effects in priority order."""
+    out: list[str] = []
+    colour: dict[int, str] = {}
+    laid: list[str] = []  # upgrade lines wait for their seat's plan line
+    for e in events:
+        k = e["event"]
+        who = f"seat {e.get('seat')}" + (f" ({colour[e['seat']]})" if e.get("seat") in colour else "")
+        if k == "game_start":
+            out.append(f"Game {e['game']} (seed {e['seed']}): " + ", ".join(
+                f"seat {i} {p} as {c} in {r}" for i, (p, c, r) in enumerate(
+                    zip(e["players"], e["colours"], e["start_regions"], strict=False))))
+            colour = dict(enumerate(e["colours"]))
+        elif k == "seat":
+            colour[e["seat"]] = e["colour"]
+        elif k == "retailer":
+            out.append(f"Retailer {e['tile']}{e['side']} covers {e['region']} (bonus {e['bonus']} {e['amount']})")
+        elif k == "technology_side":
+            out.append(f"{e['technology']} shows its {e['side']}: {e['effect']}")
+        elif k == "round_start":
+            out.append(f"=== Round {e['round']} === display: {', '.join(e['display']) or '(empty)'}")
+        elif k == "plan":
+            act = e["active"]
+            out.append(f"  {who} plans arrangement {e['arrangement']} with {e['upgrades_laid']} upgrade(s): "
+                       f"{act['goods']} goods symbols, {e['hidden']} hidden, -$ x{act['price_down']}, "
+                       f"+$ x{act['price_up']}, research {act['research']}, logistics {act['logistics']}"
+                       + (", upgrade symbol" if act["upgrade"] else ""))
+            out += laid
+            laid = []
+        elif k == "upgrade_laid":
+            laid.append(f"    lays {e['upgrade']} at {e['cells'][0]}-{e['cells'][1]} ({e['level']}"
+                       + (", overhang" if e["overhang"] else "") + ")")
+        elif k == "price":
+            out.append(f"  {who} price {e['price']}")
+        elif k == "production":
+            out.append(f"  {who} produces {e['goods']} (symbols {e['symbols']}, hidden {e['hidden']}, unused "
+                       f"upgrades {e['unused_upgrades']}, tokens {e['tokens']}, technology {e['technology']})")
+        elif k == "priority":
+            out.append(f" Phase {e['phase']} ({PHASES[e['phase']]}), priority: "
+                       + " > ".join(f"seat {s}" for s in e["order"]))
+        elif k == "upgrade_taken":
+            out.append(f"  {who} takes upgrade {e['upgrade']}")
+        elif k == "goods_token":
+            out.append(f"  {who} takes a goods token" if e["received"] else f"  {who}: no goods token left")
+        elif k == "research_progress":
+            out.append(f"  {who} research {e['technology']} {e['progress']}/{e['cost']}"
+                       + (" (retailer)" if e["source"] == "retailer" else ""))
+        elif k == "researched":
+            out.append(f"  {who} researches {e['technology']}" + (" and takes the patent" if e["patent"] else "")
+                       + f": {e['effect']}")
+        elif k == "logistics_progress":
+            out.append(f"  {who} logistics {e['region']} {e['progress']}/{e['cost']}")
+        elif k == "office":
+            out.append(f"  {who} opens an office in {e['region']} (place {e['place'] + 1}, {e['source']})")
+        elif k == "retailer_bonus":
+            out.append(f"  {who} retailer bonus {e['bonus']} {e['amount']}")
+        elif k == "price_change":
+            out.append(f"  {who} price now {e['price']} ({e['source']})")
+        elif k == "nfc_sale":
+            out.append(f"  {who} NFC: sells {e['goods']} directly for {e['vp']} VP")
+        elif k == "sale":
+            out.append(f"  {who} sells to {e['buyer']}" + (" (4G, no office)" if e["outside"] else ""))
+        elif k == "unsold":
+            out.append(f"  {who} {'keeps' if e['kept'] else 'loses'} {e['goods']} unsold goods")
+        elif k == "income":
+            out.append(f"  {who} income {e['goods_on_board']} x {e['price']} = {e['vp']} VP")
+        elif k == "control":
+            if e["seat"] is None:
+                out.append(f"  {e['region']}: control tied at {e['goods']} goods, nobody scores")
+            else:
+                out.append(f"  {who} controls {e['region']} with {e['goods']} goods: {e['vp']} VP")
+        elif k == "goods_gained":
+            out.append(f"  {who} gains {e['goods']} goods ({e['source']})")
+        elif k == "office_moved":
+            out.append(f"  {who} moves an office from {e['from']} to {e['to']}")
+        elif k == "markers_lost":
+            out.append(f"  {who} loses {e['markers']} unplaced {e['kind']} marker(s)")
+        elif k == "score":
+            out.append(f"Final {who}: {e['total']} = {e['vp_track']} track + {e['patents']} patents + "
+                       f"{e['retailers']} retailers, rank {e['rank']}" + (" WINNER" if e["winner"] else ""))
+        elif k == "final":
+            out.append("Winners: " + ", ".join(f"seat {w}" for w in e["winners"]))
+        elif k == "log_truncated":
+            out.append("(log truncated)")
+    return out
