@@ -88,7 +88,6 @@ def fabricate_seats(deals: int = 30, counts: tuple[int, ...] = (2, 3, 4, 5), see
                     vals[f"round{r + 1}_vp"] = int(per_round[r])
                 row.update(vals)
                 row["win_share"] = (1.0 / winner.sum()) if winner[s] else 0.0
-                row["n_players"] = n
                 seat_rows.append(row)
         games_parts.append(pl.DataFrame(game_rows))
         seat_parts.append(pl.DataFrame(seat_rows))
