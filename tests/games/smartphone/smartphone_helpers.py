@@ -9,7 +9,7 @@ from collections.abc import Callable
 import numpy as np
 
 from simlab.games.smartphone import rules as sr
-from simlab.games.smartphone.data import TECH_INDEX, load_data
+from simlab.games.smartphone.data import SYMBOLS, TECH_INDEX, load_data
 from simlab.games.smartphone.game import SmartphoneGame
 from simlab.games.smartphone.state import D_NONE
 
@@ -131,3 +131,34 @@ def plan_all(rules, state, log, legal, arrs: dict[int, int] | None = None, place
         return sr.A_DONE
 
     return play_until(rules, state, log, legal, lambda s: s["phase"] != 1, choose)
+
+
+def set_syms(state, p: int, **counts: int) -> None:
+    """Set seat p's active symbols by name (goods, price_down, price_up, upgrade, research, logistics)."""
+    s = state[0]
+    s["vis_tab"][p, :] = 0
+    s["vis_upg"][p, :] = 0
+    for name, v in counts.items():
+        s["vis_tab"][p, SYMBOLS.index(name)] = v
+
+
+def put_retailer(rules, state, region: str, bonus: int) -> tuple[int, int]:
+    """Cover ``region`` with a retailer tile side of its size carrying ``bonus``; returns (tile, side)."""
+    T = rules.T
+    s = state[0]
+    r = REGION[region]
+    for tile in range(T["retailer"].shape[0]):
+        for side in range(2):
+            if T["retailer"][tile, side, 0] == T["region"][r, sr.RG_SIZE] and T["retailer"][tile, side, 3] == bonus:
+                s["retailer"][r] = tile
+                s["retailer_side"][r] = side
+                s["places"][r] = T["retailer"][tile, side, 2]
+                return tile, side
+    raise LookupError((region, bonus))
+
+
+def research_tech(state, p: int, tech: str) -> None:
+    """Mark technology ``tech`` researched by seat p (no patent, no immediate effect)."""
+    s = state[0]
+    s["researched"][p, TECH[tech]] = 1
+    s["n_techs"][p] += 1
