@@ -14,9 +14,10 @@ simultaneous) nor the order of the upgrade deck.
 * ``price_cutter``, ``tech_rusher``, ``expansionist``: greedy with weights that favour a low
   price, research and logistics respectively.
 * ``mc``: flat Monte Carlo over the ``candidates`` best arrangements by greedy's value; each is
-  played out ``iterations`` times to the end with greedy for every seat (the other seats'
-  plans for the round are greedy's, not their real ones; the upgrade deck is reshuffled from
-  the seat's own stream). Other decisions are greedy's.
+  played out ``iterations`` times to the end with greedy for every seat, using the mc player's
+  own weights (by default the expansionist's). The other seats' plans for the round are
+  greedy's, not their real ones, and the upgrade deck and priority ties are redrawn from the
+  seat's own stream, so the search sees nothing a player could not. Other decisions are greedy's.
 """
 
 from __future__ import annotations
@@ -154,7 +155,8 @@ BUILTIN_PLAYERS = {
                            "greedy that prizes research: patents and purple buyers"),
     "expansionist": _player("expansionist", KIND_EXPANSIONIST, {"logistics": 4.5, "research": 1.5, "control": 2.0},
                             "greedy that prizes logistics: offices, buyers and control"),
-    "mc": _player("mc", KIND_MC, {"candidates": 8.0, "iterations": 3.0},
+    "mc": _player("mc", KIND_MC, {"candidates": 8.0, "iterations": 3.0, "logistics": 4.5, "research": 1.5,
+                                  "control": 2.0},
                   "flat Monte Carlo over the best arrangements, greedy playouts to the end"),
 }
 SCRATCH = 64
