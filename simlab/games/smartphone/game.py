@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -36,11 +37,15 @@ class SmartphoneRules:
     data: SmartphoneData
     options: dict[str, Any]
     tables: np.ndarray  # one-element structured array (tables.build_tables)
+    _fields: SimpleNamespace | None = field(default=None, repr=False)
 
     @property
-    def T(self) -> np.void:  # noqa: N802 - the kernels' name for the table record
-        """The table record."""
-        return self.tables[0]
+    def T(self) -> SimpleNamespace:  # noqa: N802 - the kernels' name for the tables
+        """The tables' fields as attributes (numpy arrays), for Python code such as the renderers."""
+        if self._fields is None:
+            rec = self.tables[0]
+            self._fields = SimpleNamespace(**{name: rec[name] for name in rec.dtype.names})
+        return self._fields
 
 
 class SmartphoneObservation:
@@ -181,7 +186,7 @@ class SmartphoneGame(Game):
             "games": np.zeros((1, len(GAME_COLUMNS)), dtype=np.int32),
             "seats": np.zeros((n, len(SEAT_COLUMNS)), dtype=np.int32),
         }
-        batch_mod.write_results(state[0], rules.T, 0, out["games"], out["seats"])
+        batch_mod.write_results(state[0], rules.tables[0], 0, out["games"], out["seats"])
         return out
 
     def categorical_columns(self) -> dict[str, dict[str, list[str]]]:
