@@ -40,7 +40,7 @@ def new(n: int = 2, seed: int = 1, log_capacity: int = 4000, **opts):
 
 def legal_now(rules, state) -> np.ndarray:
     buf = np.empty(N_ACTIONS, dtype=np.int64)
-    n = sr.legal_actions(state[0], rules.T, buf)
+    n = sr.legal_actions(state[0], tab(rules), buf)
     return buf[:n].copy()
 
 
@@ -75,8 +75,8 @@ def enter_phase(rules, state, log, phase: int, order=None) -> np.ndarray:
     s["order"][:] = 0
     s["order"][:n] = list(range(n)) if order is None else order
     s["pending"] = D_NONE
-    sr.begin_turn(s, rules.T, log)
-    sr.advance(s, rules.T, log)
+    sr.begin_turn(s, tab(rules), log)
+    sr.advance(s, tab(rules), log)
     return legal_now(rules, state)
 
 
@@ -100,12 +100,12 @@ def remove_retailers(state, rules) -> None:
     s = state[0]
     for r in range(len(DATA.regions)):
         s["retailer"][r] = -1
-        s["places"][r] = rules.T["region"][r, sr.RG_PLACES]
+        s["places"][r] = tab(rules)["region"][r, sr.RG_PLACES]
 
 
 def buyers_of(region: str) -> list[int]:
     r = REGION[region]
-    T = ruleset(2).T
+    T = tab(ruleset(2))
     first_b = int(T["region"][r, sr.RG_FIRST_BUYER])
     return list(range(first_b, first_b + int(T["region"][r, sr.RG_BUYERS])))
 
@@ -144,7 +144,7 @@ def set_syms(state, p: int, **counts: int) -> None:
 
 def put_retailer(rules, state, region: str, bonus: int) -> tuple[int, int]:
     """Cover ``region`` with a retailer tile side of its size carrying ``bonus``; returns (tile, side)."""
-    T = rules.T
+    T = tab(rules)
     s = state[0]
     r = REGION[region]
     for tile in range(T["retailer"].shape[0]):
@@ -162,3 +162,8 @@ def research_tech(state, p: int, tech: str) -> None:
     s = state[0]
     s["researched"][p, TECH[tech]] = 1
     s["n_techs"][p] += 1
+
+
+def tab(rules) -> np.void:
+    """The kernels' table record (``T = tables[0]``); fields read as ``tab(rules)["name"]``."""
+    return rules.tables[0]

@@ -19,6 +19,7 @@ from smartphone_helpers import (
     plan_all,
     play_until,
     remove_retailers,
+    tab,
 )
 
 from simlab.games.smartphone import rules as sr
@@ -47,7 +48,7 @@ def test_price_example():
     rules, state, _log, _legal, arr = _planned(ex)
     s = state[0]
     assert s["phase"] == 4
-    assert rules.T["arr_hidden"][arr] == ex["expected_hidden"]
+    assert tab(rules)["arr_hidden"][arr] == ex["expected_hidden"]
     assert s["vis_tab"][0, SYMBOL_INDEX["price_down"]] - s["vis_tab"][0, SYMBOL_INDEX["price_up"]] == 2
     assert s["price"][0] == ex["expected_price"] == 3
 
@@ -56,7 +57,7 @@ def test_production_example():
     ex = EX["production_example"]
     rules, state, log, _legal, arr = _planned(ex)
     s = state[0]
-    assert rules.T["arr_hidden"][arr] == ex["expected_hidden"]
+    assert tab(rules)["arr_hidden"][arr] == ex["expected_hidden"]
     counts = s["vis_tab"][0]
     assert counts[SYMBOL_INDEX["goods"]] == ex["expected_active_goods_symbols"]
     assert sum(int(counts[k]) for k in range(len(counts)) if k != SYMBOL_INDEX["blank"]) == \
@@ -82,9 +83,9 @@ def test_research_example():
     rules, state, log, legal, arr = _planned(ex)
     s = state[0]
     g4 = TECH[ex["technology"]]
-    assert rules.T["arr_hidden"][arr] == ex["expected_hidden"]
-    assert sr.sym_count(s, rules.T, 0, SYMBOL_INDEX["research"]) == ex["expected_research"]
-    assert sr.tech_cost(s, rules.T, 0, g4) == ex["cost_while_patent_on_it"]
+    assert tab(rules)["arr_hidden"][arr] == ex["expected_hidden"]
+    assert sr.sym_count(s, tab(rules), 0, SYMBOL_INDEX["research"]) == ex["expected_research"]
+    assert sr.tech_cost(s, tab(rules), 0, g4) == ex["cost_while_patent_on_it"]
 
     def choose(st, lg):
         q = st[0]
@@ -94,7 +95,7 @@ def test_research_example():
 
     play_until(rules, state, log, legal, lambda q: q["phase"] > 5, choose)
     assert s["progress"][0, g4] == ex["progress_after_round"]
-    assert sr.tech_cost(s, rules.T, 0, g4) - s["progress"][0, g4] == ex["progress_still_needed"]
+    assert sr.tech_cost(s, tab(rules), 0, g4) - s["progress"][0, g4] == ex["progress_still_needed"]
     assert s["researched"][0, g4] == 0
     # progress stays across rounds (S32)
     play_until(rules, state, log, legal, lambda q: q["round"] == 2)
@@ -148,7 +149,7 @@ def test_control_example():
     for k in range(ex["goods_sold"]["blue"]):
         s["buyer_owner"][b[k]] = blue
     s["buyer_owner"][b[3]] = yellow
-    sr.income(s, rules.T, log)
+    sr.income(s, tab(rules), log)
     assert s["control_vp"][blue] == ex["expected_control_vp"] == 4
     assert s["control_vp"][yellow] == 0
     assert s["sales_vp"][blue] == 3 and s["sales_vp"][yellow] == 1
@@ -160,7 +161,7 @@ def test_patent_example():
     rules, state, log, _legal = new(3, seed=5)
     s = state[0]
     g4 = TECH[ex["technology"]]
-    T = rules.T
+    T = tab(rules)
     assert sr.tech_cost(s, T, 0, g4) == sr.tech_cost(s, T, 1, g4) == ex["cost_before_patent_taken"]
     s["progress"][0, g4] = ex["cost_before_patent_taken"]
     s["phase"] = 5
