@@ -501,7 +501,7 @@ def test_wifi_face_second_office():
     rules, state, log = _phase6(n=3, offices=(("CANADA", 0), ("USA", 0), ("EUROPE", 0), ("CHINA", 1)))
     s = state[0]
     research_tech(state, 0, "WIFI")
-    put_retailer(rules, state, "EUROPE", sr.BONUS_NONE if False else sr.BONUS_GOODS)
+    put_retailer(rules, state, "EUROPE", sr.BONUS_GOODS)
     s["office"][REGION["EUROPE"], 0] = 0  # seat 0's office sits on the retailer
     legal = enter_phase(rules, state, log, 6)
     assert s["pending"] == sr.D_WIFI
@@ -513,17 +513,14 @@ def test_wifi_face_second_office():
     assert _targets(legal, sr.A_WIFI) == {"CANADA"}
 
 
-def test_wifi_back_keeps_unsold_goods():
-    for back, kept in ((True, 5), (False, 0)):
-        rules, state, log = _phase6(offices=())
-        s = state[0]
-        if back:
-            rules, state, log = _phase6(offices=(), **_list_opts(WIFI=True))
-            s = state[0]
-        research_tech(state, 0, "WIFI")
-        s["goods"][0] = 5
-        enter_phase(rules, state, log, 7)
-        assert s["goods"][0] == kept and s["lost"][0] == 5 - kept
+@pytest.mark.parametrize(("back", "kept"), [(True, 5), (False, 0)])
+def test_wifi_back_keeps_unsold_goods(back, kept):
+    rules, state, log = _phase6(offices=(), **_list_opts(WIFI=back))
+    s = state[0]
+    research_tech(state, 0, "WIFI")
+    s["goods"][0] = 5  # no office: nothing can be sold
+    enter_phase(rules, state, log, 7)
+    assert s["goods"][0] == kept and s["lost"][0] == 5 - kept
 
 
 def test_gamepad_back_small_region_office():
@@ -591,8 +588,9 @@ def test_4g_back_sells_one_good_outside_and_o10():
     s["goods"][0] = 3
     s["price"][:2] = 3
     legal = enter_phase(rules, state, log, 7)
-    usa_b = buyers_of("USA")
-    assert set(usa_b[:3]) <= set(legal.tolist()) - {sr.A_DONE} or {sr.A_SELL + b for b in usa_b[:3]} <= set(legal)
+    usa_b = buyers_of("USA")  # red 4, 5, 5, purple NFC, 4G
+    sellable = {a - sr.A_SELL for a in legal.tolist() if a >= sr.A_SELL}
+    assert set(usa_b[:3]) | {usa_b[4]} <= sellable and usa_b[3] not in sellable
     legal = do(rules, state, log, sr.A_SELL + usa_b[0])
     assert s["used_outside"][0] == 1
     assert not [a for a in legal.tolist() if a >= sr.A_SELL and a - sr.A_SELL in usa_b]
@@ -876,3 +874,27 @@ def test_sales_rules():
     assert _sales(3)[1][0] == sr.A_DONE  # O24: may withhold
     sellable, legal = _sales(3, withhold=False)
     assert sellable == {red} and sr.A_DONE not in legal.tolist()
+
+
+# ---------------------------------------------------------------- component limits (O7)
+
+
+@pytest.mark.xfail(strict=True, reason="rules.decide/legal_actions offer D_RB_RESEARCH without checking "
+                   "progress_supply (O7): a GAMEPAD-back office on a RESEARCH retailer puts a 13th marker out")
+def test_retailer_research_bonus_respects_the_progress_marker_limit():
+    """With component_limits, a seat with all 12 progress markers out has none to put on a technology."""
+    rules, state, log = _phase6(offices=(("USA", 0),), component_limits=True, **_list_opts(GAMEPAD=True))
+    s = state[0]
+    T = tab(rules)
+    research_tech(state, 0, "GAMEPAD")  # back: a free office in a small region every phase 6
+    s["progress"][0, GPS] = 4  # costs 5, 6, 6: 4 + 5 + 3 = 12 markers out
+    s["progress"][0, WIFI] = 5
+    s["progress"][0, NFC] = 3
+    assert sr.progress_supply(s, T, 0) == 0
+    put_retailer(rules, state, "CANADA", sr.BONUS_RESEARCH)
+    legal = enter_phase(rules, state, log, 6)
+    assert s["pending"] == sr.D_GAMEPAD
+    legal = do(rules, state, log, sr.A_GAMEPAD + REGION["CANADA"])
+    while s["pending"] == sr.D_RB_RESEARCH and s["actor"] == 0:
+        legal = do(rules, state, log, int(legal[0]))
+    assert sr.progress_supply(s, T, 0) >= 0, "more than 12 progress markers in play"
