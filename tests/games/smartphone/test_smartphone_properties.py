@@ -47,6 +47,8 @@ def _check_invariants(rules, s, limits: bool) -> None:
     n = int(s["n_players"])
     lo, hi = rules.options["price_track"]
     nr = T["region"].shape[0]
+    # O27 "any_region" lets MOVE_OFFICE land where the seat already has offices (a third is possible)
+    cap = 16 if rules.options["move_office_destination"] == "any_region" else 2
     assert (s["goods"][:n] >= 0).all()
     assert ((s["price"][:n] >= lo) & (s["price"][:n] <= hi)).all()
     assert (s["progress"][:n] >= 0).all() and (s["reg_progress"][:n] >= 0).all()
@@ -58,7 +60,7 @@ def _check_invariants(rules, s, limits: bool) -> None:
         assert (row[:k] >= 0).all() and (row[k:] == -1).all()
         for p in range(n):
             assert int((row[:k] == p).sum()) == s["own_offices"][p, r]
-            assert s["own_offices"][p, r] <= (1 if s["retailer"][r] >= 0 else 2)
+            assert s["own_offices"][p, r] <= (1 if s["retailer"][r] >= 0 else cap)
     assert (s["n_techs"][:n] == s["researched"][:n].sum(axis=1)).all()
     owners = s["patent_owner"]
     for p in range(n):
