@@ -988,7 +988,7 @@ def put_office(s, T, p: int, r: int, source: int, log) -> None:
             emit(log, s, EV_GOODS, p, got, 1)
         elif bonus != BONUS_NONE:
             s.rb_kind = bonus
-            s.rb_left = amount if bonus == BONUS_RESEARCH else 1
+            s.rb_left = min(amount, progress_supply(s, T, p)) if bonus == BONUS_RESEARCH else 1
 
 
 @njit(cache=True)
@@ -1025,8 +1025,8 @@ def move_to_target(s, T, p: int, src: int, r: int) -> bool:
     """MOVE_OFFICE destination (O27)."""
     if r == src or not free_place(s, r):
         return False
-    if T.opts[OPT_MOVE_ANY]:
-        return s.retailer[r] < 0 or s.own_offices[p, r] == 0
+    if T.opts[OPT_MOVE_ANY]:  # never a third office, never two on a retailer
+        return s.own_offices[p, r] == 0 or (s.own_offices[p, r] == 1 and s.retailer[r] < 0)
     return s.own_offices[p, r] == 0
 
 

@@ -879,8 +879,6 @@ def test_sales_rules():
 # ---------------------------------------------------------------- component limits (O7)
 
 
-@pytest.mark.xfail(strict=True, reason="rules.decide/legal_actions offer D_RB_RESEARCH without checking "
-                   "progress_supply (O7): a GAMEPAD-back office on a RESEARCH retailer puts a 13th marker out")
 def test_retailer_research_bonus_respects_the_progress_marker_limit():
     """With component_limits, a seat with all 12 progress markers out has none to put on a technology."""
     rules, state, log = _phase6(offices=(("USA", 0),), component_limits=True, **_list_opts(GAMEPAD=True))
