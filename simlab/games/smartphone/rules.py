@@ -339,23 +339,6 @@ def lay_half(s, T, p: int, arr: int, pos: int, level: int, sym: int) -> None:
                 s.vis_upg[p, a_sym] += 1
 
 
-@njit(cache=True, inline="always")
-def half_delta(s, T, p: int, arr: int, pos: int, level: int, sym: int, delta) -> None:
-    """Add to ``delta`` (length N_SYM) the change in active symbols if ``sym`` were laid at ``pos``."""
-    b_sym, _ = visible(s, T, p, arr, pos)
-    if level == TOP:
-        a_sym = sym
-    else:
-        top = s.pl_top[p, pos]
-        lay = T.arr_layers[arr, pos]
-        if top >= 0 or lay == UPPER or lay == BOTH:
-            return
-        a_sym = sym
-    if b_sym >= 0:
-        delta[b_sym] -= 1
-    delta[a_sym] += 1
-
-
 @njit(cache=True)
 def set_arrangement(s, T, p: int, arr: int) -> None:
     """Lay seat p's tablets as arrangement ``arr`` (no upgrades yet)."""
