@@ -41,6 +41,23 @@ class Game(ABC):
     summary: str = ""
 
     # ---- content and rules
+    def load_default_data(self) -> Any:
+        """Load the game's bundled data set (``default_data`` caches it)."""
+        return None
+
+    def default_data(self) -> Any:
+        """The bundled data set, loaded once per game object."""
+        cached = self.__dict__.get("_default_data")
+        if cached is None:
+            cached = self.__dict__["_default_data"] = self.load_default_data()
+        return cached
+
+    def game_seed(self, experiment_seed: int, game_index: int) -> int:
+        """The 64-bit seed of one game of an experiment."""
+        from simlab.core.rng import game_seed
+
+        return int(game_seed(experiment_seed, game_index))
+
     @abstractmethod
     def ruleset(self, n_players: int, options: dict[str, Any] | None = None, data: Any = None) -> Any:
         """Everything the kernels need for games of ``n_players`` with these options and data."""

@@ -10,7 +10,6 @@ import numpy as np
 from simlab.core.errors import DataError, SimlabError
 from simlab.core.game import BuiltinPlayer, Game
 from simlab.core.options import resolve_options
-from simlab.core.rng import game_seed
 from simlab.games.sentient import batch as batch_mod
 from simlab.games.sentient import render
 from simlab.games.sentient.data import TYPES, SentientData, load_data
@@ -160,15 +159,13 @@ class SentientGame(Game):
     max_actions = N_ACTIONS
     summary = "dice networks calibrated by robot cards; investor majorities (2-4 players, 3 rounds)"
 
-    def __init__(self) -> None:
-        self._default_data: SentientData | None = None
-
     # ---- content and rules
+    def load_default_data(self) -> SentientData:
+        return load_data()
+
     def default_data(self) -> SentientData:
         """The bundled data set (loaded once)."""
-        if self._default_data is None:
-            self._default_data = load_data()
-        return self._default_data
+        return super().default_data()
 
     def option_table(self) -> dict[str, Any]:
         return self.default_data().options
@@ -302,11 +299,6 @@ class SentientGame(Game):
 
     def log_lines(self, events: list[dict[str, Any]]) -> list[str]:
         return render.log_lines(events)
-
-    # ---- helpers
-    def game_seed(self, experiment_seed: int, game_index: int) -> int:
-        """The 64-bit seed of one game of an experiment."""
-        return int(game_seed(experiment_seed, game_index))
 
 
 assert N_ROUNDS == 3 and len(TYPES) == 5 and STREAM_SEAT0 == 4

@@ -11,7 +11,6 @@ import numpy as np
 from simlab.core.errors import SimlabError
 from simlab.core.game import BuiltinPlayer, Game
 from simlab.core.options import resolve_options
-from simlab.core.rng import game_seed
 from simlab.games.smartphone import batch as batch_mod
 from simlab.games.smartphone import render
 from simlab.games.smartphone.columns import GAME_COLUMNS, SEAT_COLUMNS
@@ -137,15 +136,13 @@ class SmartphoneGame(Game):
     max_actions = N_ACTIONS
     summary = "tablet planning, price war, research, offices and sales on a world map (2-5 players, 5 rounds)"
 
-    def __init__(self) -> None:
-        self._default_data: SmartphoneData | None = None
-
     # ---- content and rules
+    def load_default_data(self) -> SmartphoneData:
+        return load_data()
+
     def default_data(self) -> SmartphoneData:
         """The bundled data set (loaded once)."""
-        if self._default_data is None:
-            self._default_data = load_data()
-        return self._default_data
+        return super().default_data()
 
     def option_table(self) -> dict[str, Any]:
         return self.default_data().options
@@ -254,8 +251,3 @@ class SmartphoneGame(Game):
 
     def log_lines(self, events: list[dict[str, Any]]) -> list[str]:
         return render.log_lines(events)
-
-    # ---- helpers
-    def game_seed(self, experiment_seed: int, game_index: int) -> int:
-        """The 64-bit seed of one game of an experiment."""
-        return int(game_seed(experiment_seed, game_index))

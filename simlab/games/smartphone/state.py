@@ -14,7 +14,7 @@ Layout (P = seat 0..4, R = region, T = technology, B = buyer, H = hand slot, X =
               vis_tab/vis_upg[P, S] active symbols shown by tablets / by upgrade halves
               overhang_used[P]
     hand      hand[P, H] upgrade index (-1 empty) hand_round[P, H] round it was taken (0: starting)
-              hand_n[P] tokens[P] tokens_round[P, 6] tokens taken per round (usable from the next)
+              hand_n[P] tokens[P] (goods tokens; one taken in phase 4 produces from the next round)
               tokens_left (goods-token supply, for the limited option)
     economy   price[P] produced[P] (this round's phase 3) goods[P] (in the organiser) vp[P] (the track)
     research  progress[P, T] researched[P, T] patent_owner[T] tech_side[T] (0 face, 1 back)
@@ -106,7 +106,6 @@ STATE_DTYPE = np.dtype(
         ("hand_round", np.int8, (P, H)),
         ("hand_n", np.int8, (P,)),
         ("tokens", np.int8, (P,)),
-        ("tokens_round", np.int8, (P, N_ROUNDS + 1)),
         ("tokens_left", np.int16),
         ("price", np.int8, (P,)),
         ("produced", np.int16, (P,)),
