@@ -108,10 +108,24 @@ class ExperimentSpec:
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def spec_hash(self) -> str:
-        """Hash of everything that decides the results (not workers, backend or shard size)."""
-        keep = {k: v for k, v in self.raw.items() if k not in ("workers", "backend", "scheduler", "shard_size")}
+        """Hash of everything that decides the results (not workers, backend, shard size or description)."""
+        keep = {k: v for k, v in self.raw.items()
+                if k not in ("workers", "backend", "scheduler", "shard_size", "description")}
         text = json.dumps(keep, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _check_name(source: str, name: str) -> str:
+    """The experiment name, which becomes a folder under ``results/`` and ``reports/``: one plain component."""
+    if not name.strip():
+        raise _fail(source, "name", "must not be empty")
+    if name in (".", "..") or any(c in name for c in "/\\") or Path(name).is_absolute():
+        raise _fail(source, "name", f"{name!r} must be a plain folder name (no '/', '\\', '..' or absolute path)")
+    if any(ord(c) < 32 or c == "\x7f" for c in name):
+        raise _fail(source, "name", f"{name!r} holds control characters")
+    if len(name) > 200:
+        raise _fail(source, "name", "is longer than 200 characters")
+    return name
 
 
 def _fail(source: str, field_name: str, what: str) -> SpecError:
@@ -175,7 +189,7 @@ def parse_spec(raw: dict[str, Any], source: str = "<spec>", overrides: dict[str,
     for key in ("game", "players"):
         if key not in raw:
             raise _fail(source, key, "required")
-    name = _type(source, "name", raw.get("name", "experiment"), str, "a string")
+    name = _check_name(source, _type(source, "name", raw.get("name", "experiment"), str, "a string"))
     game_name = _type(source, "game", raw["game"], str, "a game name")
     try:
         game = get_game(game_name)
