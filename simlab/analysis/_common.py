@@ -1,4 +1,4 @@
-"""Shared plumbing for the analysis modules: frames, game keys, deals and t-intervals.
+"""Shared plumbing for the analysis modules: frames, game keys, deals, deal-clustered means, rates and t-intervals.
 
 Private: the public functions live in ``seats``, ``matchups``, ``cards`` and ``metrics``.
 """
@@ -123,6 +123,37 @@ def t_bounds(mean: np.ndarray, se: np.ndarray, dof: np.ndarray,
     return lo, hi, p
 
 
+def clustered_ratio(frame: pl.DataFrame, by: Sequence[str], num: str, den: str | None, cluster: str) -> pl.DataFrame:
+    """Ratio ``Σ num / Σ den`` per group with a cluster-robust standard error.
+
+    The estimate is the ratio of sums over rows (``den`` None: a plain mean, each row counts
+    one); its standard error is the CR1 linearisation (sandwich) clustered by ``cluster``:
+    ``se² = G/(G−1) · Σ_c (Σ_{i∈c} num_i − ratio · Σ_{i∈c} den_i)² / (Σ den)²`` with ``G``
+    clusters (with one row per cluster and ``den`` None this is ``s²/N``, the usual
+    t-interval). Degrees of freedom are ``G − 1``. Returns ``by``, ``n`` (rows), ``den``
+    (sum of ``den``), ``clusters``, ``mean`` (the ratio), ``se``, ``dof``.
+    """
+    by = list(by)
+    if not by:
+        out = clustered_ratio(frame.with_columns(pl.lit(0).alias("_all")), ["_all"], num, den, cluster)
+        return out.drop("_all")
+    d = pl.col(den).cast(pl.Float64).sum() if den else pl.len().cast(pl.Float64)
+    per = frame.group_by([*by, cluster]).agg(pl.col(num).cast(pl.Float64).sum().alias("_s"),
+                                             d.alias("_d"), pl.len().alias("_n"))
+    tot = per.group_by(by).agg(pl.col("_s").sum().alias("_S"), pl.col("_d").sum().alias("_D"),
+                               pl.col("_n").sum().alias("n"), pl.len().alias("clusters"))
+    tot = tot.with_columns((pl.col("_S") / pl.col("_D")).alias("mean"))
+    per = per.join(tot.select([*by, "mean"]), on=by, how="left")
+    r2 = per.group_by(by).agg(((pl.col("_s") - pl.col("_d") * pl.col("mean")) ** 2).sum().alias("_r2"))
+    g = pl.col("clusters").cast(pl.Float64)
+    return tot.join(r2, on=by, how="left").with_columns(
+        pl.when(pl.col("clusters") > 1)
+        .then((g / (g - 1) * pl.col("_r2")).sqrt() / pl.col("_D"))
+        .otherwise(None).alias("se"),
+        (pl.col("clusters") - 1).alias("dof"),
+    ).rename({"_D": "den"}).select([*by, "n", "den", "clusters", "mean", "se", "dof"])
+
+
 def clustered_mean(frame: pl.DataFrame, by: Sequence[str], value: str, cluster: str) -> pl.DataFrame:
     """Mean of ``value`` per group with a cluster-robust standard error.
 
@@ -132,23 +163,60 @@ def clustered_mean(frame: pl.DataFrame, by: Sequence[str], value: str, cluster: 
     (with one row per cluster this is ``s²/N``, the usual t-interval). Degrees of freedom are
     ``G − 1``. Returns ``by``, ``n`` (rows), ``clusters``, ``mean``, ``se``, ``dof``.
     """
-    by = list(by)
-    if not by:
-        out = clustered_mean(frame.with_columns(pl.lit(0).alias("_all")), ["_all"], value, cluster)
-        return out.drop("_all")
-    per = frame.group_by([*by, cluster]).agg(pl.col(value).sum().alias("_s"), pl.len().alias("_n"))
-    tot = per.group_by(by).agg(pl.col("_s").sum().alias("_S"), pl.col("_n").sum().alias("n"),
-                               pl.len().alias("clusters"))
-    tot = tot.with_columns((pl.col("_S") / pl.col("n")).alias("mean"))
-    per = per.join(tot.select([*by, "mean"]), on=by, how="left")
-    r2 = per.group_by(by).agg(((pl.col("_s") - pl.col("_n") * pl.col("mean")) ** 2).sum().alias("_r2"))
-    g = pl.col("clusters").cast(pl.Float64)
-    return tot.join(r2, on=by, how="left").with_columns(
-        pl.when(pl.col("clusters") > 1)
-        .then((g / (g - 1) * pl.col("_r2")).sqrt() / pl.col("n"))
-        .otherwise(None).alias("se"),
-        (pl.col("clusters") - 1).alias("dof"),
-    ).select([*by, "n", "clusters", "mean", "se", "dof"])
+    return clustered_ratio(frame, by, value, None, cluster).drop("den")
+
+
+def clustered_rate(frame: pl.DataFrame, by: Sequence[str], value: str, cluster: str,
+                   den: str | None = None, null: str | None = None) -> pl.DataFrame:
+    """A rate (mean of ``value`` in [0, 1], e.g. ``win_share``) per group with a deal-clustered Wilson interval.
+
+    The rate and its standard error are those of :func:`clustered_ratio`; the interval is
+    :func:`simlab.analysis.intervals.clustered_wilson` (Wilson on the effective sample size
+    ``rate(1 − rate)/se²``, t quantile on ``clusters − 1`` degrees of freedom). ``null`` names a
+    column of ``frame`` (constant per group, e.g. the fair share) whose score-test p-value is
+    returned. Returns ``by``, ``n``, ``den``, ``clusters``, ``mean``, ``se``, ``dof``, ``n_eff``,
+    ``lo``, ``hi`` and ``p_value`` (NaN without ``null``).
+    """
+    from simlab.analysis.intervals import clustered_wilson
+
+    out = clustered_ratio(frame, by, value, den, cluster)
+    p0 = None
+    if null is not None:
+        out = out.join(frame.group_by(list(by)).agg(pl.col(null).first().cast(pl.Float64).alias("_null")),
+                       on=list(by), how="left")
+        p0 = out["_null"].to_numpy()
+        out = out.drop("_null")
+    lo, hi, n_eff, p = clustered_wilson(out["mean"].to_numpy(), out["se"].fill_null(np.nan).to_numpy(),
+                                        out["den"].to_numpy(), out["clusters"].to_numpy(), LEVEL, p0)
+    return out.with_columns(pl.Series("n_eff", n_eff), pl.Series("lo", lo), pl.Series("hi", hi),
+                            pl.Series("p_value", p))
+
+
+def position_covariance(deal: np.ndarray, position: np.ndarray, value: np.ndarray, weight: np.ndarray | None = None
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """Rates of every position and their deal-clustered covariance matrix (one group's rows).
+
+    ``deal``, ``position`` and ``value`` are one entry per row (seat-game); the rate of
+    position ``j`` is ``Σ value / Σ weight`` over its rows (weight 1 by default). The
+    covariance is the CR1 sandwich ``G/(G−1) · Σ_d u_d u_dᵀ`` with
+    ``u_dj = (Σ_{rows of j in d} value − rate_j · weight) / Σ_j weight`` over the ``G`` deals,
+    so positions that share deals (one deal's seats, or the colours dealt to one deal) are
+    correlated as they are in the data. Returns the position labels, the rates, the covariance,
+    the per-position rows (sum of weights) and ``G``.
+    """
+    deals, di = np.unique(deal, return_inverse=True)
+    labels, pi = np.unique(position, return_inverse=True)
+    w = np.ones(len(value)) if weight is None else np.asarray(weight, dtype=np.float64)
+    num = np.zeros((deals.size, labels.size))
+    den = np.zeros((deals.size, labels.size))
+    np.add.at(num, (di, pi), np.asarray(value, dtype=np.float64))
+    np.add.at(den, (di, pi), w)
+    tot = den.sum(axis=0)
+    rates = num.sum(axis=0) / tot
+    u = (num - rates * den) / tot
+    g = deals.size
+    cov = (g / (g - 1) if g > 1 else np.nan) * (u.T @ u)
+    return labels, rates, cov, tot, g
 
 
 def add_t_interval(frame: pl.DataFrame, name: str, mean: str = "mean", se: str = "se", dof: str = "dof",

@@ -1,4 +1,4 @@
-"""Game-level balance metrics: length, score spread, margin, ties, first-player edge, seat balance, lead changes."""
+"""Game-level balance metrics: length, score spread, margin, ties, first-player edge, seat imbalance, lead changes."""
 
 from __future__ import annotations
 
@@ -12,14 +12,16 @@ from simlab.analysis._common import (
     add_t_interval,
     as_str,
     clustered_mean,
+    clustered_rate,
     collect,
     game_keys,
+    position_covariance,
     require,
     unique_keys,
     variant_key,
     with_deal,
 )
-from simlab.analysis.intervals import wilson_interval
+from simlab.analysis.intervals import max_t_quantile
 
 _ROUND_VP = ("round1_card_vp", "round2_card_vp", "round3_card_vp")
 
@@ -46,61 +48,72 @@ def _per_game(s: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
     return s.group_by(keys).agg(aggs)
 
 
-def _balance_boot(part: pl.DataFrame, n_boot: int, rng: np.random.Generator) -> tuple[float, float, float]:
-    """Balance ``1 − (max − min seat win rate)`` and its percentile bootstrap interval over deals."""
-    per = part.group_by("deal", "seat").agg(pl.col("win_share").sum().alias("w"), pl.len().alias("n"))
-    deals = np.unique(per["deal"].to_numpy())
-    seats = np.unique(per["seat"].to_numpy())
-    di = np.searchsorted(deals, per["deal"].to_numpy())
-    si = np.searchsorted(seats, per["seat"].to_numpy())
-    wins = np.zeros((deals.size, seats.size))
-    games = np.zeros((deals.size, seats.size))
-    np.add.at(wins, (di, si), per["w"].to_numpy())
-    np.add.at(games, (di, si), per["n"].to_numpy())
+def seat_deviation_interval(deal: np.ndarray, seat: np.ndarray, win_share: np.ndarray, fair: float,
+                            level: float = 0.95, seed: int = 0) -> tuple[float, float, float]:
+    """Largest seat deviation from the fair share, ``D = max_s |rate_s − fair|``, with a simultaneous interval.
 
-    def balance(weights: np.ndarray) -> float:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            rates = (weights @ wins) / (weights @ games)
-        return float(1.0 - (np.nanmax(rates) - np.nanmin(rates)))
-
-    point = balance(np.ones(deals.size))
-    if n_boot < 2 or deals.size < 2:
+    The seat rates and their deal-clustered covariance come from ``position_covariance``.
+    Simultaneous intervals ``rate_s ± c·se_s`` hold for every seat at once with probability
+    ``level``: ``c`` is the max-t critical value of the correlated rates (``max_t_quantile``,
+    ``deals − 1`` degrees of freedom). On that event ``D`` lies between
+    ``max_s dist(fair, [lo_s, hi_s])`` (0 when every seat's interval contains the fair share)
+    and ``max_s max(|lo_s − fair|, |hi_s − fair|)``, which is the returned interval: it covers
+    the true ``D`` with probability at least ``level``, including ``D = 0`` in a fair game. The
+    point estimate is biased upward (noise alone spreads the seat rates). Returns
+    ``(D, lo, hi)``; NaN bounds with fewer than two deals.
+    """
+    _, rates, cov, _, g = position_covariance(deal, seat, win_share)
+    point = float(np.max(np.abs(rates - fair)))
+    if g < 2:
         return point, float("nan"), float("nan")
-    boot = np.array([balance(np.bincount(rng.integers(0, deals.size, deals.size), minlength=deals.size)
-                              .astype(np.float64)) for _ in range(n_boot)])
-    lo, hi = np.percentile(boot, [2.5, 97.5])
-    return point, float(lo), float(hi)
+    c = max_t_quantile(cov, g - 1, level, seed=seed)
+    se = np.sqrt(np.clip(np.diag(cov), 0, None))
+    lo_s, hi_s = rates - c * se, rates + c * se
+    lo = float(np.max(np.maximum(0.0, np.maximum(lo_s - fair, fair - hi_s))))
+    hi = float(np.max(np.maximum(np.abs(lo_s - fair), np.abs(hi_s - fair))))
+    return point, lo, hi
 
 
 def game_metrics(games: Frame, seats: Frame, by: Sequence[str] = ("n_players",), n_boot: int = 200,
                  seed: int = 0) -> pl.DataFrame:
     """One row per group (``variant``, ``by``, ``n_players``) of game-level metrics with 95% intervals.
 
-    How each number is measured (games are the rows of ``games``; means are over games, with a
-    t-interval whose standard error is clustered by deal, since the seat rotations of a deal
-    share a seed; without rotations every game is its own deal):
+    How each number is measured (games are the rows of ``games``). **The deal is the unit**:
+    the seatings of a deal share its seed, so every standard error is clustered by deal (the
+    games table's ``deal`` column, else the plan layout; without rotations every game is its
+    own deal):
 
     - ``turns``: mean game length in turns (``games.turns``), t-interval.
     - ``score_spread``: mean over games of the standard deviation (population, ddof 0) of the
       seats' final scores in the game, t-interval.
     - ``margin``: mean over games of winner's score minus runner-up's score (0 on a shared
       win), t-interval.
-    - ``tie_rate``: share of games with more than one winner, Wilson interval.
-    - ``first_player_win_rate``: mean ``win_share`` of the seat that was first in round 1,
-      Wilson interval; ``first_player_advantage`` is that rate minus the fair share
-      ``1 / n_players`` (same interval, shifted).
-    - ``balance``: ``1 − (max − min)`` of the per-seat win rates (1 = every seat wins equally
-      often), with a percentile bootstrap interval resampling deals (``n_boot`` resamples,
-      ``seed``). Noise alone spreads the seat rates, so with few games balance reads low.
+    - ``tie_rate``: share of games with more than one winner, deal-clustered Wilson interval
+      (Wilson on the effective number of games, see ``seat_win_rates``).
+    - ``first_player_advantage``: the effect first. The mean ``win_share`` of the seat that was
+      first in round 1 (``first_player_win_rate``, deal-clustered Wilson interval) minus the
+      fair share ``1 / n_players``, same interval shifted; ``first_player_p_value`` is the score
+      test of no advantage that the interval inverts (p < 0.05 exactly when it excludes 0).
+    - ``max_seat_deviation``: the seat imbalance, ``D = max_s |win rate of seat s − 1/n|`` (0 in
+      a fair game), with a simultaneous 95% interval: max-t intervals over the seats' rates
+      (deal-clustered covariance) and the range of ``D`` they allow, which covers the true
+      ``D`` (0 included) at least 95% of the time. The point estimate is biased upward by noise;
+      read the interval, and ``seat_fairness_p`` (the deal-clustered Wald test of equal seat
+      win rates, ``seat_fairness_test``) for whether any seat differs. This replaces the former
+      ``balance = 1 − (max − min)`` whose bootstrap interval never covered a fair game's 1.
     - ``lead_changes_card_vp``: card VP only (investor and runner-up VP come at the end),
       cumulated over rounds (``round1_card_vp``, then + ``round2_card_vp``, then
       + ``round3_card_vp``); the leaders are the seats with the most cumulative card VP after
       each round, and a lead change between two rounds is counted when no leader of the first
       round leads after the next. Mean count per game (0 to 2), t-interval.
 
+    ``seed`` seeds the max-t simulation; ``n_boot`` is no longer used (kept for callers).
     Metrics whose columns are missing (other games) are left out. Columns: the group keys,
-    ``games``, then each metric with ``_lo`` and ``_hi``.
+    ``games``, ``deals``, then each metric with ``_lo`` and ``_hi``, ``first_player_p_value``
+    and ``seat_fairness_p``.
     """
+    from simlab.analysis.seats import cluster_wald_equal
+
     g = as_str(collect(games), "variant")
     s = as_str(collect(seats), "variant", "player")
     require(g, ["game", "n_players"], "games")
@@ -115,43 +128,43 @@ def game_metrics(games: Frame, seats: Frame, by: Sequence[str] = ("n_players",),
     seat_rows = s.select([*game_keys(s), "seat", "win_share"]).join(
         g.select([*gkeys, *[k for k in keys if k not in gkeys], "deal"]), on=gkeys, how="inner")
 
-    out = per.group_by(keys).agg(pl.len().alias("games")).sort(keys)
+    out = per.group_by(keys).agg(pl.len().alias("games"), pl.col("deal").n_unique().alias("deals")).sort(keys)
     means = [m for m in ("turns", "score_spread", "margin", "lead_changes_card_vp") if m in per.columns]
     for m in means:
         cm = clustered_mean(per.with_columns(pl.col(m).cast(pl.Float64)), keys, m, "deal")
         cm = add_t_interval(cm, m).select([*keys, m, f"{m}_lo", f"{m}_hi"])
         out = out.join(cm, on=keys, how="left")
 
-    rates = per.group_by(keys).agg(
-        pl.len().alias("_n"),
-        (pl.col("n_winners") > 1).sum().alias("_ties") if "n_winners" in per.columns
-        else (pl.col("_winners") > 1).sum().alias("_ties"),
-        *([pl.col("_first_share").sum(), pl.col("_firsts").sum()] if "_first_share" in per.columns else []),
-    )
-    out = out.join(rates, on=keys, how="left")
-    lo, hi = wilson_interval(out["_ties"].to_numpy(), out["_n"].to_numpy())
-    cols = [(pl.col("_ties") / pl.col("_n")).alias("tie_rate"), pl.Series("tie_rate_lo", lo),
-            pl.Series("tie_rate_hi", hi)]
-    if "_first_share" in out.columns:
-        lo, hi = wilson_interval(out["_first_share"].to_numpy(), out["_firsts"].to_numpy())
-        fair = 1.0 / out["n_players"].cast(pl.Float64).to_numpy()
-        rate = (out["_first_share"] / out["_firsts"]).to_numpy()
-        cols += [pl.Series("first_player_win_rate", rate), pl.Series("first_player_win_rate_lo", lo),
-                 pl.Series("first_player_win_rate_hi", hi),
-                 pl.Series("first_player_advantage", rate - fair),
-                 pl.Series("first_player_advantage_lo", lo - fair),
-                 pl.Series("first_player_advantage_hi", hi - fair)]
-    out = out.with_columns(cols)
+    winners = pl.col("n_winners") if "n_winners" in per.columns else pl.col("_winners")
+    per = per.with_columns((winners > 1).cast(pl.Float64).alias("_tie"))
+    ties = clustered_rate(per, keys, "_tie", "deal")
+    out = out.join(ties.select([*keys, pl.col("mean").alias("tie_rate"), pl.col("lo").alias("tie_rate_lo"),
+                                pl.col("hi").alias("tie_rate_hi")]), on=keys, how="left")
+    if "_first_share" in per.columns:
+        per = per.with_columns((1.0 / pl.col("n_players").cast(pl.Float64)).alias("_fair"))
+        first = clustered_rate(per.filter(pl.col("_firsts") > 0), keys, "_first_share", "deal", den="_firsts",
+                               null="_fair")
+        fair = 1.0 / pl.col("n_players").cast(pl.Float64)
+        out = out.join(first.select(
+            *keys, pl.col("mean").alias("first_player_win_rate"), pl.col("lo").alias("first_player_win_rate_lo"),
+            pl.col("hi").alias("first_player_win_rate_hi"), pl.col("p_value").alias("first_player_p_value")),
+            on=keys, how="left").with_columns(
+            (pl.col("first_player_win_rate") - fair).alias("first_player_advantage"),
+            (pl.col("first_player_win_rate_lo") - fair).alias("first_player_advantage_lo"),
+            (pl.col("first_player_win_rate_hi") - fair).alias("first_player_advantage_hi"))
 
-    rng = np.random.default_rng(seed)
-    bal = []
-    for row in out.select(keys).iter_rows(named=True):
+    dev, fair_p = [], []
+    for i, row in enumerate(out.select(keys).iter_rows(named=True)):
         part = seat_rows.filter(pl.all_horizontal(pl.col(k) == v for k, v in row.items()))
-        bal.append(_balance_boot(part, n_boot, rng))
-    arr = np.array(bal, dtype=np.float64).reshape(-1, 3)
-    out = out.with_columns(pl.Series("balance", arr[:, 0]), pl.Series("balance_lo", arr[:, 1]),
-                           pl.Series("balance_hi", arr[:, 2]))
+        deal, seat, win = part["deal"].to_numpy(), part["seat"].to_numpy(), part["win_share"].to_numpy()
+        dev.append(seat_deviation_interval(deal, seat, win, 1.0 / float(row["n_players"]), seed=seed + i))
+        fair_p.append(cluster_wald_equal(deal, seat, win)[3])
+    arr = np.array(dev, dtype=np.float64).reshape(-1, 3)
+    out = out.with_columns(pl.Series("max_seat_deviation", arr[:, 0]), pl.Series("max_seat_deviation_lo", arr[:, 1]),
+                           pl.Series("max_seat_deviation_hi", arr[:, 2]),
+                           pl.Series("seat_fairness_p", np.array(fair_p, dtype=np.float64)))
     order = ["turns", "score_spread", "margin", "tie_rate", "first_player_win_rate", "first_player_advantage",
-             "balance", "lead_changes_card_vp"]
+             "max_seat_deviation", "lead_changes_card_vp"]
     metric_cols = [c for m in order if m in out.columns for c in (m, f"{m}_lo", f"{m}_hi")]
-    return out.select([*keys, "games", *metric_cols])
+    tests = [c for c in ("first_player_p_value", "seat_fairness_p") if c in out.columns]
+    return out.select([*keys, "games", "deals", *metric_cols, *tests])

@@ -9,6 +9,12 @@ Every function takes ``position`` (default ``"seat"``): the column that names th
 whose effect is measured. A game whose players get a start position other than their seat
 (Smartphone Inc.'s ``colour`` or ``start_region``) passes that column instead; a position
 absent from some games (5 colours, 3 players) is then compared over the games it is in.
+
+The deal is the unit of every interval and test here: the seatings of one deal share its
+seed, deck and colour deal, so their games are correlated. Intervals are clustered by deal
+(``with_deal``: the frame's ``deal`` column, the ``games`` table, or the plan layout); a frame
+without deals (``play_batch``, no rotation) uses each game as its own cluster. The coverage
+and error rates are checked by simulation in ``tests/analysis/test_coverage_seats.py``.
 """
 
 from __future__ import annotations
@@ -24,15 +30,16 @@ from simlab.analysis._common import (
     add_t_interval,
     as_str,
     clustered_mean,
+    clustered_rate,
     collect,
     game_keys,
+    position_covariance,
     require,
     unique_keys,
     variant_key,
     with_deal,
     with_n_players,
 )
-from simlab.analysis.intervals import wilson_interval
 from simlab.analysis.multiple import adjust_pvalues
 
 
@@ -46,82 +53,114 @@ def _prepare(seats: Frame, by: Sequence[str], position: str = "seat") -> tuple[p
     return s, keys
 
 
-def seat_win_rates(seats: Frame, by: Sequence[str] = ("n_players",), position: str = "seat") -> pl.DataFrame:
-    """Win rate per seat with a 95% Wilson interval, against the fair share ``1 / n_players``.
+def seat_win_rates(seats: Frame, by: Sequence[str] = ("n_players",), position: str = "seat",
+                   games: Frame | None = None) -> pl.DataFrame:
+    """Win rate per seat (or position) with a deal-clustered 95% interval, against the fair share ``1 / n_players``.
 
     Measured as the mean of ``win_share`` (1/k for each of k tied winners, else 0) over the
-    games each seat played, grouped by ``variant``, ``by`` (e.g. ``("n_players", "lineup")``
-    or ``("n_players", "player")``) and ``seat``. The Wilson score interval treats the games
-    as independent Bernoulli trials (shared wins make the count fractional, which makes the
-    interval slightly conservative). With seat rotation the rotations of one deal share a
-    seed, so they are not independent draws; the interval is then approximate.
+    seat-games of each position, grouped by ``variant``, ``by`` (e.g. ``("n_players", "lineup")``
+    or ``("n_players", "player")``) and ``seat`` (or ``position``).
 
-    ``p_value`` is the two-sided score test of ``win_rate == fair_share`` (the test the Wilson
-    interval inverts: p < 0.05 exactly when the interval excludes the fair share); ``p_holm``
-    adjusts it across every row of the table (Holm), for reading many positions at once.
+    **The deal is the unit.** Every seating (rotation, line-up) of one deal shares its seed,
+    deck and colour deal, so its games are not independent. The standard error is the
+    deal-clustered (CR1) one of the ratio ``Σ win_share / Σ seat-games``; the interval is Wilson's
+    on the effective number of games ``n_eff = rate(1 − rate) / se²`` with the t quantile on
+    ``deals − 1`` degrees of freedom (with one game per deal it is the plain Wilson interval).
+    The deal comes from the frame's ``deal`` column, else from ``games``, else from the runner's
+    plan layout (see ``with_deal``); a frame with none of these (``play_batch`` output, no
+    rotations) falls back to each game as its own cluster.
 
-    Columns: the group keys, ``seat`` (or ``position``), ``games``, ``wins`` (sum of win shares),
-    ``win_rate``, ``win_rate_lo``, ``win_rate_hi``, ``fair_share``, ``excludes_fair`` (the interval
-    lies entirely above or below the fair share), ``p_value``, ``p_holm``.
+    ``p_value`` is the two-sided score test of ``win_rate == fair_share`` that the interval
+    inverts (p < 0.05 exactly when the interval excludes the fair share), on the same
+    effective sample size; ``p_holm`` adjusts it across every row of the table (Holm).
+
+    Columns: the group keys, ``seat`` (or ``position``), ``games`` (seat-games), ``deals``,
+    ``effective_games`` (``n_eff``), ``wins`` (sum of win shares), ``win_rate``, ``win_rate_lo``,
+    ``win_rate_hi``, ``fair_share``, ``excludes_fair`` (the interval lies entirely above or below
+    the fair share), ``p_value``, ``p_holm``.
     """
     s, keys = _prepare(seats, by, position)
-    rows = s.group_by([*keys, position]).agg(
-        pl.len().alias("games"), pl.col("win_share").sum().alias("wins")
-    ).sort([*keys, position])
-    wins, n = rows["wins"].to_numpy().astype(np.float64), rows["games"].to_numpy().astype(np.float64)
-    lo, hi = wilson_interval(wins, n)
-    p0 = 1.0 / rows["n_players"].to_numpy().astype(np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = (wins / n - p0) / np.sqrt(p0 * (1 - p0) / n)
-    p = np.where(n > 0, 2 * stats.norm.sf(np.abs(z)), np.nan)
-    return rows.with_columns(
-        (pl.col("wins") / pl.col("games")).alias("win_rate"),
-        pl.Series("win_rate_lo", lo),
-        pl.Series("win_rate_hi", hi),
+    s = with_deal(s, games).with_columns((1.0 / pl.col("n_players").cast(pl.Float64)).alias("fair_share"))
+    group = [*keys, position]
+    rates = clustered_rate(s, group, "win_share", "deal", null="fair_share")
+    wins = s.group_by(group).agg(pl.col("win_share").cast(pl.Float64).sum().alias("wins"))
+    out = rates.join(wins, on=group, how="left").sort(group).with_columns(
+        pl.col("n").alias("games"), pl.col("clusters").alias("deals"), pl.col("n_eff").alias("effective_games"),
+        pl.col("mean").alias("win_rate"), pl.col("lo").alias("win_rate_lo"), pl.col("hi").alias("win_rate_hi"),
         (1.0 / pl.col("n_players").cast(pl.Float64)).alias("fair_share"),
     ).with_columns(
         ((pl.col("win_rate_lo") > pl.col("fair_share")) | (pl.col("win_rate_hi") < pl.col("fair_share")))
         .alias("excludes_fair"),
-        pl.Series("p_value", p),
-        pl.Series("p_holm", adjust_pvalues(p, "holm")),
-    )
+    ).select([*group, "games", "deals", "effective_games", "wins", "win_rate", "win_rate_lo", "win_rate_hi",
+              "fair_share", "excludes_fair", "p_value"])
+    return out.with_columns(pl.Series("p_holm", adjust_pvalues(out["p_value"].to_numpy(), "holm")))
 
 
-def seat_fairness_test(seats: Frame, by: Sequence[str] = ("n_players",), position: str = "seat") -> pl.DataFrame:
-    """Chi-square goodness-of-fit test of the wins per seat against equal shares.
+def cluster_wald_equal(deal: np.ndarray, position: np.ndarray, value: np.ndarray) -> tuple[float, int, int, float]:
+    """Cluster-robust Wald test that every position has the same mean ``value`` (one group's rows).
 
-    Per group (``variant``, ``by``), the observed count of seat ``s`` is the sum of its
-    ``win_share`` (so every game contributes one win in total, split on ties); the expected
-    count is the total wins times the seat's share of the games (``1 / n_players`` when every
-    seat played every game). The statistic ``Σ (O − E)² / E`` is compared with a chi-square
-    distribution with ``seats − 1`` degrees of freedom. Games are treated as independent
-    multinomial draws; split wins make the test slightly conservative. ``p_holm`` adjusts the
-    p-values across the groups of the table (Holm).
+    The rates and their deal-clustered covariance ``V`` come from ``position_covariance``;
+    with ``K`` positions, ``C`` the ``K − 1`` contrasts ``rate_j − rate_K`` and ``d = C·rate``,
+    the statistic is ``W = dᵀ (C V Cᵀ)⁺ d`` with ``q = rank(C V Cᵀ)`` (``K − 1`` unless a
+    position never varies). The p-value uses the Hotelling small-sample form
+    ``F = W/q · (G − q)/(G − 1)`` on ``(q, G − q)`` degrees of freedom, ``G`` the number of
+    deals (the chi-square on ``q`` when ``G`` is large). Returns ``(W, q, G, p)``.
+    """
+    _, rates, cov, _, g = position_covariance(deal, position, value)
+    k = rates.size
+    if k < 2 or g < 2:
+        return float("nan"), 0, g, float("nan")
+    c = np.hstack([np.eye(k - 1), -np.ones((k - 1, 1))])
+    d = c @ rates
+    m = c @ cov @ c.T
+    q = int(np.linalg.matrix_rank(m, tol=1e-12 * max(float(np.abs(m).max()), 1e-300)))
+    if q < 1:
+        return float("nan"), 0, g, float("nan")
+    w = float(d @ np.linalg.pinv(m, rcond=1e-10, hermitian=True) @ d)
+    if g - q < 1:
+        return w, q, g, float("nan")
+    f = w / q * (g - q) / (g - 1)
+    return w, q, g, float(stats.f.sf(f, q, g - q))
 
-    Columns: the group keys, ``games``, ``seats``, ``statistic``, ``dof``, ``p_value``,
-    ``p_holm``, and ``max_deviation`` (largest |seat win rate − fair share|).
+
+def seat_fairness_test(seats: Frame, by: Sequence[str] = ("n_players",), position: str = "seat",
+                       games: Frame | None = None) -> pl.DataFrame:
+    """Test that every seat (or position) wins equally often, valid when the seatings of a deal are correlated.
+
+    Per group (``variant``, ``by``), the win rate of each position is its mean ``win_share``
+    over its seat-games; the test is the cluster-robust Wald test (``cluster_wald_equal``) of
+    ``rate_1 = … = rate_K`` with the deals as clusters: the covariance of the rates is the
+    deal-clustered sandwich, the statistic ``W`` is a quadratic form in the ``K − 1`` contrasts,
+    and the p-value is the F (Hotelling) form on ``(K − 1, deals − K + 1)`` degrees of freedom.
+    Because a game's win shares sum to one, equal rates are the same as every rate being the
+    fair share ``1 / n_players`` (for ``by`` that splits games, e.g. by player type, the null is
+    equal rates). When there are more positions than seats (5 colours at 2 players) a position
+    is compared over the games it is in and the degrees of freedom are still ``K − 1``, ``K``
+    the number of positions present. The deal comes as in :func:`seat_win_rates` (each game its
+    own cluster without one). ``p_holm`` adjusts the p-values across the groups (Holm).
+
+    Columns: the group keys, ``games``, ``deals``, ``seats`` (positions ``K``), ``statistic``
+    (``W``, about chi-square on ``dof`` under the null), ``dof``, ``p_value``, ``p_holm``, and
+    ``max_deviation`` (largest |position win rate − fair share|, a biased-upward point estimate:
+    see ``game_metrics`` for its simultaneous interval).
     """
     s, keys = _prepare(seats, by, position)
-    per_seat = s.group_by([*keys, position]).agg(pl.len().alias("g"), pl.col("win_share").sum().alias("o"))
-    tot = per_seat.group_by(keys).agg(
-        pl.col("o").sum().alias("_wins"), pl.col("g").sum().alias("_seat_games"), pl.len().alias("seats"),
-        (pl.col("g").sum() / pl.col("n_players").first()).alias("games"),
-    )
-    per_seat = per_seat.join(tot, on=keys, how="left").with_columns(
-        (pl.col("_wins") * pl.col("g") / pl.col("_seat_games")).alias("e")
-    )
-    out = per_seat.group_by(keys).agg(
-        ((pl.col("o") - pl.col("e")) ** 2 / pl.col("e")).sum().alias("statistic"),
-        pl.col("seats").first(),
-        pl.col("games").first().round(0).cast(pl.Int64),
-        (pl.col("o") / pl.col("g") - 1.0 / pl.col("n_players").cast(pl.Float64)).abs().max().alias("max_deviation"),
-    ).sort(keys)
-    dof = out["seats"].to_numpy() - 1
-    p = stats.chi2.sf(out["statistic"].to_numpy(), np.maximum(dof, 1))
-    p = np.where(dof >= 1, p, np.nan)
-    return out.with_columns(
-        pl.Series("dof", dof, dtype=pl.Int64), pl.Series("p_value", p), pl.Series("p_holm", adjust_pvalues(p, "holm"))
-    ).select([*keys, "games", "seats", "statistic", "dof", "p_value", "p_holm", "max_deviation"])
+    s = with_deal(s, games)
+    gk = game_keys(s)
+    rows = []
+    for key, part in s.group_by(keys, maintain_order=True):
+        w, q, g, p = cluster_wald_equal(part["deal"].to_numpy(), part[position].to_numpy(),
+                                        part["win_share"].to_numpy())
+        rates = part.group_by(position).agg(pl.col("win_share").cast(pl.Float64).mean().alias("r"))
+        fair = 1.0 / float(part["n_players"][0])
+        rows.append({**dict(zip(keys, key, strict=True)), "games": part.select(gk).n_unique(), "deals": g,
+                     "seats": rates.height, "statistic": w, "dof": q, "p_value": p,
+                     "max_deviation": float((rates["r"] - fair).abs().max())})
+    out = pl.DataFrame(rows, schema_overrides={"games": pl.Int64, "deals": pl.Int64, "seats": pl.Int64,
+                                               "statistic": pl.Float64, "dof": pl.Int64, "p_value": pl.Float64,
+                                               "max_deviation": pl.Float64}).sort(keys)
+    return out.with_columns(pl.Series("p_holm", adjust_pvalues(out["p_value"].to_numpy(), "holm"))).select(
+        [*keys, "games", "deals", "seats", "statistic", "dof", "p_value", "p_holm", "max_deviation"])
 
 
 def seat_score_differences(seats: Frame, by: Sequence[str] = ("n_players",),
