@@ -6,7 +6,9 @@ An experiment spec can change single values of a data file without copying it (`
     edit = [{ file = "buyers", where = { region_id = "USA", kind = "red" }, add = { price_cap = -1 } }]
 
 Every row whose ``where`` columns all equal the given values gets the ``set`` values and the
-``add`` increments (integer columns). Values compare as text (``2`` matches the cell ``2``).
+``add`` increments (integer columns), or is deleted with ``remove = true`` (a card taken out of
+the deck: ``{ file = "cards", where = { id = 32 }, remove = true }``). Values compare as text
+(``2`` matches the cell ``2``).
 An edit that names an unknown column or matches no row is an error: :class:`DataEditError`
 carries the spec field the edit came from, and its message names the file and the row sought.
 This module knows nothing about any game; a game's ``variants`` module applies the edits to
@@ -23,7 +25,7 @@ from typing import Any
 
 from simlab.core.errors import SimlabError
 
-EDIT_KEYS = ("file", "where", "set", "add")
+EDIT_KEYS = ("file", "where", "set", "add", "remove")
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,7 @@ class RowEdit:
     set: dict[str, Any] = field(default_factory=dict)
     add: dict[str, int] = field(default_factory=dict)
     origin: str = "edit"
+    remove: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         """The edit as the spec writes it (for manifests)."""
@@ -47,6 +50,8 @@ class RowEdit:
             out["set"] = dict(self.set)
         if self.add:
             out["add"] = dict(self.add)
+        if self.remove:
+            out["remove"] = True
         return out
 
 
@@ -100,12 +105,17 @@ def parse_edits(items: Any, where: str) -> list[RowEdit]:
             tables[key] = dict(value)
         if not tables["where"]:
             raise DataEditError(f"{name}.where", "required: the column values that pick the rows to edit")
-        if not tables["set"] and not tables["add"]:
-            raise DataEditError(name, "give 'set' (new values) or 'add' (integer increments)")
+        remove = item.get("remove", False)
+        if not isinstance(remove, bool):
+            raise DataEditError(f"{name}.remove", f"expected true or false, got {remove!r}")
+        if remove and (tables["set"] or tables["add"]):
+            raise DataEditError(f"{name}.remove", "a removed row takes no 'set' or 'add'")
+        if not tables["set"] and not tables["add"] and not remove:
+            raise DataEditError(name, "give 'set' (new values), 'add' (integer increments) or 'remove = true'")
         both = sorted(set(tables["set"]) & set(tables["add"]))
         if both:
             raise DataEditError(f"{name}.add.{both[0]}", "is in both 'set' and 'add'")
-        out.append(RowEdit(file, tables["where"], tables["set"], tables["add"], name))
+        out.append(RowEdit(file, tables["where"], tables["set"], tables["add"], name, remove))
     return out
 
 
@@ -114,7 +124,8 @@ def _describe(where: dict[str, Any]) -> str:
 
 
 def apply_edits(text: str, file_label: str, edits: Iterable[RowEdit]) -> str:
-    """The CSV ``text`` of ``file_label`` with ``edits`` applied in order (later edits see earlier ones).
+    """The CSV ``text`` of ``file_label`` with ``edits`` applied in order (later edits see earlier ones;
+    a removed row is gone for the edits after it).
 
     The header and unedited rows keep their values; the text is rewritten with ``\\n`` line
     ends. Raises :class:`DataEditError` (the edit's spec field, the file, and the column or the
@@ -139,13 +150,19 @@ def apply_edits(text: str, file_label: str, edits: Iterable[RowEdit]) -> str:
                                         f"{file_label}: no column '{col}' (columns: {', '.join(header)})")
         wanted = {col_index[c]: cell_text(v) for c, v in edit.where.items()}
         matched = 0
+        kept = []
         for line, row in enumerate(body, start=2):
             if not any(cell.strip() for cell in row):
+                kept.append(row)
                 continue
             cells = [c.strip() for c in row] + [""] * (len(header) - len(row))
             if any(cells[i] != v for i, v in wanted.items()):
+                kept.append(row)
                 continue
             matched += 1
+            if edit.remove:
+                continue
+            kept.append(row)
             row.extend([""] * (len(header) - len(row)))
             for col, value in edit.set.items():
                 row[col_index[col]] = cell_text(value)
@@ -158,6 +175,7 @@ def apply_edits(text: str, file_label: str, edits: Iterable[RowEdit]) -> str:
                                         f"{file_label}:{line}: '{old}' is not an integer, cannot add {inc}") from None
         if matched == 0:
             raise DataEditError(edit.origin, f"{file_label}: no row with {_describe(edit.where)}")
+        body = kept
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(rows[0])
