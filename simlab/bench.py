@@ -17,30 +17,12 @@ from simlab.core.game import get_game
 from simlab.core.player import Player, resolve_players
 from simlab.core.rng import game_seeds
 
-MIXES: dict[str, list[list[str]]] = {
-    "sentient": [
-        ["random"] * 4,
-        ["greedy"] * 4,
-        ["investor"] * 4,
-        ["specialist"] * 4,
-        ["greedy", "investor", "specialist", "random"],
-        ["greedy"] * 2,
-        ["greedy"] * 3,
-        ["mc", "greedy", "greedy", "greedy"],
-    ],
-    "smartphone": [
-        ["greedy"] * 4,
-        ["random"] * 4,
-        ["greedy"] * 2,
-        ["greedy"] * 3,
-        ["greedy"] * 5,
-        ["greedy", "price_cutter"],
-        ["greedy", "price_cutter", "tech_rusher"],
-        ["greedy", "price_cutter", "tech_rusher", "expansionist"],
-        ["greedy", "price_cutter", "tech_rusher", "expansionist", "greedy"],
-        ["mc", "greedy", "greedy", "greedy"],
-    ],
-}
+
+def bench_mixes(game_name: str) -> list[list[str]]:
+    """The line-ups ``simlab bench`` times: the game's declared ``bench_mixes``, else each built-in
+    player at a full table."""
+    g = get_game(game_name)
+    return [list(mix) for mix in g.bench_mixes] or [[p] * g.max_players for p in g.builtin_players()]
 
 
 class _FirstLegal(Player):
@@ -107,7 +89,7 @@ def run_bench(game_name: str, games: int, driver_games: int, mc_games: int, cons
     console.print("one process (one core) per measurement; compile time excluded (warm-up run first)")
     rows = []
     table = Table("players", "compiled games/s per core", "driver games/s", "driver µs/decision")
-    for mix in MIXES.get(game_name, [[p] * g.max_players for p in g.builtin_players()]):
+    for mix in bench_mixes(game_name):
         heavy = any(p.startswith("mc") for p in mix)
         n_compiled = mc_games if heavy else games
         n_driver = max(2, mc_games // 10) if heavy else driver_games
@@ -190,9 +172,10 @@ class _PeakMemory:
         self._thread.join()
 
 
-def run_runner_bench(games: int, memory_games: int, console: Console) -> list[dict]:
-    """Runner figures: wall time for ``games`` four-greedy games with 1 and 2 local workers and a
-    2-worker Dask LocalCluster (parquet included), and peak memory for ``memory_games``."""
+def run_runner_bench(game_name: str, games: int, memory_games: int, console: Console) -> list[dict]:
+    """Runner figures for the game's headline mix (its first bench mix): wall time for ``games`` games
+    with 1 and 2 local workers and a 2-worker Dask LocalCluster (parquet included), and peak memory
+    for ``memory_games``."""
     import shutil
     import tempfile
     from pathlib import Path
@@ -201,8 +184,10 @@ def run_runner_bench(games: int, memory_games: int, console: Console) -> list[di
     from simlab.runner.spec import parse_spec
 
     console.print(f"machine: {machine_info()}")
-    raw = {"name": "bench_greedy", "game": "sentient", "seed": 1, "shard_size": 50_000,
-           "players": {"seats": ["greedy"] * 4, "rotation": "none"}}
+    mix = bench_mixes(game_name)[0]
+    console.print(f"players: {', '.join(mix)}")
+    raw = {"name": f"bench_{game_name}", "game": game_name, "seed": 1, "shard_size": 50_000,
+           "players": {"seats": mix, "rotation": "none"}}
     tmp = Path(tempfile.mkdtemp(prefix="simlab-bench-"))
     rows = []
     table = Table("backend", "workers", "games", "wall s", "games/s", "speed-up vs 1 worker")

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from simlab.core.errors import SimlabError
+
+if TYPE_CHECKING:
+    from simlab.core.datavariants import Ablation, DataFiles
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,11 @@ class Game(ABC):
     max_players: int = 4
     max_actions: int = 1  # size of a legal-action buffer
     summary: str = ""
+    # What the shared layers need from a game, declared by the game (none of them names a game):
+    bench_mixes: tuple[tuple[str, ...], ...] = ()  # line-ups ``simlab bench`` times, headline first
+    ladder_players: tuple[str, ...] = ()  # ``simlab ladder``'s default players, weakest first
+    report_notebook: str | None = None  # the notebook ``simlab report`` executes on the game's runs
+    bool_columns: frozenset[str] = frozenset()  # integer result columns stored as booleans
 
     # ---- content and rules
     def load_default_data(self) -> Any:
@@ -51,6 +59,14 @@ class Game(ABC):
         if cached is None:
             cached = self.__dict__["_default_data"] = self.load_default_data()
         return cached
+
+    def data_files(self) -> DataFiles | None:
+        """The game's data files, which specs may replace and edit (None: no data variants)."""
+        return None
+
+    def ablation(self) -> Ablation | None:
+        """The components an ablation may remove or change, and how (None: the game has no ablation)."""
+        return None
 
     def game_seed(self, experiment_seed: int, game_index: int) -> int:
         """The 64-bit seed of one game of an experiment."""
