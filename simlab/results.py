@@ -40,19 +40,39 @@ def manifest(run: str | Path, root: str | Path = DEFAULT_ROOT) -> dict[str, Any]
 
 
 def load(run: str | Path, root: str | Path = DEFAULT_ROOT) -> dict[str, pl.LazyFrame]:
-    """Table name -> lazy frame over every shard (games past a stopping point are left out)."""
+    """Table name -> lazy frame over the shards the manifest names (games past a stopping point left out).
+
+    Exactly the files of ``shards_done`` are read, nothing else found in the folder; a named
+    file that is missing or not readable parquet is a one-line error naming it.
+    """
     path = resolve_run(run, root)
-    man = RunStore(path).read_manifest()
+    store = RunStore(path)
+    man = store.read_manifest()
     out: dict[str, pl.LazyFrame] = {}
     for table in man.get("tables", ["games", "seats"]):
-        files = sorted((path / table).glob("*/shard-*.parquet"))
+        files = store.done_files(man, table)
         if not files:
             continue
+        for file in files:
+            check_shard_file(file)
         frame = pl.scan_parquet(files)
         for variant, stop in (man.get("stop") or {}).items():
             frame = frame.filter((pl.col("variant") != variant) | (pl.col("game") < int(stop["stop_at"])))
         out[table] = frame
     return out
+
+
+def check_shard_file(file: Path) -> None:
+    """Raise a one-line error naming ``file`` unless it is present, readable parquet (its footer checked)."""
+    import pyarrow.parquet as pq
+
+    if not file.is_file():
+        raise SimlabError(f"{file}: shard named by the manifest is missing (resume the run to redo it)")
+    try:
+        pq.read_metadata(file)
+    except Exception as exc:
+        reason = (str(exc).splitlines() or [type(exc).__name__])[0]
+        raise SimlabError(f"{file}: unreadable shard ({reason}); resume the run to redo it") from None
 
 
 def list_runs(root: str | Path = DEFAULT_ROOT) -> pl.DataFrame:

@@ -17,25 +17,85 @@ from typing import Any
 
 from simlab.core.errors import SimlabError
 from simlab.results import manifest, resolve_run, summary
+from simlab.runner.store import safe_component
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 DEFAULT_NOTEBOOK = {"sentient": "sentient_strategies.ipynb", "smartphone": "smartphone_start_position.ipynb"}
 
 
-def notebook_for(man: dict[str, Any]) -> Path:
-    """The notebook a run is reported with: the spec's ``report``, else the game's default."""
+class TrustError(SimlabError):
+    """A run names code (a notebook, a player file) outside its own project; ``--trust`` runs it anyway."""
+
+
+def run_project(run_dir: Path, man: dict[str, Any]) -> Path:
+    """The project folder a run belongs to, found from where the run is now.
+
+    A run records the folder it was made from (``project``) and its own path inside it
+    (``run_in_project``); when the run still sits at that relative place (a copied or moved
+    project), the project is the folder that holds it there now. Otherwise the recorded
+    folder; for a run that records neither, the folder above ``results/<experiment>/<run>``.
+    """
+    run_dir = run_dir.resolve()
+    rel = man.get("run_in_project")
+    if rel:
+        parts = Path(rel).parts
+        if len(run_dir.parts) > len(parts) and run_dir.parts[-len(parts):] == parts:
+            return Path(*run_dir.parts[: -len(parts)])
+    if man.get("project"):
+        return Path(man["project"])
+    return run_dir.parents[2] if len(run_dir.parents) > 2 else run_dir
+
+
+def find_notebook(name: str, source: str, project: Path) -> Path | None:
+    """A spec's ``report`` notebook: relative to the project, to the spec file, or one of simlab's own."""
+    path = Path(name)
+    spec_dir = Path(source).parent if source and not source.startswith("<") else project
+    if not spec_dir.is_absolute():
+        spec_dir = project / spec_dir
+    candidates = [path] if path.is_absolute() else [project / path, spec_dir / path]
+    candidates.append(NOTEBOOKS / path.name)
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def inside(path: Path, folder: Path) -> bool:
+    """Whether ``path`` (symbolic links followed) lies inside ``folder``."""
+    try:
+        path.resolve().relative_to(folder.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def check_trusted(kind: str, path: Path, project: Path, trust: bool) -> None:
+    """Refuse to execute a file the run names outside its project (and outside simlab itself) unless trusted."""
+    if trust or inside(path, project) or inside(path, NOTEBOOKS):
+        return
+    raise TrustError(f"the run names {kind} {path}, outside its project {project}: read it, then pass --trust "
+                     "to execute it")
+
+
+def notebook_for(man: dict[str, Any], run_dir: Path | None = None) -> Path:
+    """The notebook a run is reported with: the spec's ``report``, else the game's default.
+
+    Paths are resolved relative to the run's project (:func:`run_project`), not the current folder.
+    """
     name = man.get("spec", {}).get("report") or DEFAULT_NOTEBOOK.get(man.get("game", ""), "")
     if not name:
         raise SimlabError(f"no report notebook for game {man.get('game')}: set report = \"...\" in the spec")
-    path = Path(name)
-    for candidate in (path, NOTEBOOKS / path.name, Path(man.get("source", ".")).parent / path):
-        if candidate.is_file():
-            return candidate
-    raise SimlabError(f"report notebook {name} not found")
+    project = run_project(run_dir, man) if run_dir is not None else Path(man.get("project") or Path.cwd())
+    found = find_notebook(name, man.get("source", ""), project)
+    if found is None:
+        raise SimlabError(f"report notebook {name} not found (looked in {project}, beside the spec and in "
+                          f"{NOTEBOOKS})")
+    return found
 
 
 def report_experiment(spec: Any, out: Path | None = None, report_dir: Path | None = None,
-                      console: Any = None, show_progress: bool = True) -> Path:
+                      console: Any = None, show_progress: bool = True, force: bool = False,
+                      trust: bool = False) -> Path:
     """Run the experiment (or reuse the newest complete run of the same spec) and report on it."""
     from simlab.runner.run import latest_run_dir, run_experiment
 
@@ -43,26 +103,42 @@ def report_experiment(spec: Any, out: Path | None = None, report_dir: Path | Non
         latest = latest_run_dir(spec)
         if latest is not None and manifest(latest).get("status") in ("complete", "stopped"):
             if console is not None:
-                console.print(f"reusing the stored run {latest}")
+                console.print(f"reusing the stored run {latest}", markup=False)
             run_dir = latest
         else:
             run_dir = run_experiment(spec, latest, resume=latest is not None, console=console,
                                      show_progress=show_progress).path
     else:
-        run_dir = run_experiment(spec, out, resume=(out / "manifest.json").is_file(), console=console,
-                                 show_progress=show_progress).path
-    return report_run(run_dir, report_dir)
+        resume = (out / "manifest.json").is_file() and not force
+        run_dir = run_experiment(spec, out, resume=resume, console=console, show_progress=show_progress,
+                                 force=force).path
+    return report_run(run_dir, report_dir, trust=trust, console=console)
 
 
-def report_run(run: str | Path, report_dir: Path | None = None, notebook: Path | None = None) -> Path:
-    """Execute the run's notebook on it and write ``index.html``; returns the HTML path."""
+def report_run(run: str | Path, report_dir: Path | None = None, notebook: Path | None = None,
+               trust: bool = False, console: Any = None) -> Path:
+    """Execute the run's notebook on it and write ``index.html``; returns the HTML path.
+
+    The notebook the run names is resolved relative to the run's project and refused when it
+    lies outside it (and outside simlab's own notebooks) unless ``trust``; a ``notebook``
+    given here is the caller's choice and runs as given. ``console`` is told which notebook runs.
+    """
     import nbformat
     import papermill
     from nbconvert import HTMLExporter
 
     run_dir = resolve_run(run).resolve()
     man = manifest(run_dir)
-    nb_path = notebook or notebook_for(man)
+    if not safe_component(str(man.get("experiment", ""))):
+        raise SimlabError(f"{run_dir / 'manifest.json'}: experiment name {man.get('experiment')!r} is not a "
+                          "plain folder name")
+    if notebook is None:
+        nb_path = notebook_for(man, run_dir)
+        check_trusted("report notebook", nb_path, run_project(run_dir, man), trust)
+    else:
+        nb_path = notebook
+    if console is not None:
+        console.print(f"executing notebook {nb_path.resolve()}", markup=False, highlight=False)
     out_dir = (report_dir or Path("reports") / man["experiment"]).resolve()
     out_dir.mkdir(parents=True, exist_ok=True)
     executed = out_dir / "notebook.ipynb"

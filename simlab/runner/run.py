@@ -2,25 +2,31 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from simlab.core.errors import SimlabError
 from simlab.runner.backends import default_workers, run_tasks
+from simlab.runner.inputs import compare_inputs, input_hashes
+from simlab.runner.lock import LOCK_NAME, RunLock
 from simlab.runner.plan import Plan
 from simlab.runner.shard import ShardTask
 from simlab.runner.spec import ExperimentSpec
 from simlab.runner.stopping import StopTracker, segment_sums
-from simlab.runner.store import RunStore, versions
+from simlab.runner.store import RunStore, safe_component, versions
 
 DEFAULT_ROOT = Path("results")
+LOCK_FILES = (LOCK_NAME, LOCK_NAME + ".break")
 
 
 @dataclass
@@ -82,15 +88,23 @@ def _tables(spec: ExperimentSpec) -> list[str]:
 
 def new_manifest(spec: ExperimentSpec, plan: Plan, path: Path) -> dict[str, Any]:
     """The manifest of a new run."""
+    project = Path.cwd().resolve()
+    try:
+        run_in_project: str | None = str(path.resolve().relative_to(project))
+    except ValueError:
+        run_in_project = None
     return {
         "experiment": spec.name,
         "run": path.name,
         "source": spec.source,
+        "project": str(project),
+        "run_in_project": run_in_project,
         "description": spec.description,
         "spec": spec.raw,
         "spec_hash": spec.spec_hash(),
         "game": spec.game,
         "versions": versions(),
+        "inputs": input_hashes(spec),
         "data": {v.name: {"cards": v.cards, "set": [c.__dict__ for c in v.changes], "remove": v.removed,
                           "files": v.files, "edit": [e.as_dict() for e in v.edits],
                           "options": v.options, "card": v.card, "data_hash": _data_hash(spec, v)}
@@ -108,29 +122,100 @@ def new_manifest(spec: ExperimentSpec, plan: Plan, path: Path) -> dict[str, Any]
     }
 
 
+def _resume_command(spec: ExperimentSpec, path: Path) -> str:
+    return f"simlab run {spec.source} --out {path} --resume"
+
+
+def _check_resumable(spec: ExperimentSpec, manifest: dict[str, Any], path: Path) -> None:
+    """Refuse a resume whose results would differ from the stored run's (one line naming why)."""
+    if manifest.get("spec_hash") != spec.spec_hash():
+        raise SimlabError(f"{path} holds a run of a different spec (hash {manifest.get('spec_hash')}, "
+                          f"this spec {spec.spec_hash()}); use another --out")
+    stored_size = (manifest.get("plan") or {}).get("shard_size")
+    if stored_size != spec.shard_size:
+        raise SimlabError(f"resume refused: {path} was stored with shard size {stored_size}; resume it with "
+                          f"--shard-size {stored_size} (not {spec.shard_size})")
+    if "inputs" not in manifest:
+        raise SimlabError(f"resume refused: {path} was stored without input hashes (an older simlab), so changed "
+                          "data or player files cannot be detected; start a new run")
+    problem = compare_inputs(manifest["inputs"], input_hashes(spec))
+    if problem:
+        raise SimlabError(f"resume refused: {problem}; start a new run (another --out) to use the new inputs")
+
+
+def _prepare_folder(spec: ExperimentSpec, plan: Plan, path: Path, store: RunStore, resume: bool,
+                    force: bool) -> dict[str, Any]:
+    """Under the lock: the manifest to continue (resume) or a new one (the folder checked or emptied)."""
+    if store.exists() and resume:
+        manifest = store.read_manifest()
+        _check_resumable(spec, manifest, path)
+        manifest["description"] = spec.description
+        store.clean_temporaries()
+        return manifest
+    if resume:
+        raise SimlabError(f"{path}: not a run directory (no manifest.json)")
+    foreign = store.foreign_entries(keep=LOCK_FILES)
+    if foreign and not force:
+        if store.exists():
+            raise SimlabError(f"{path} already holds a run: pass --resume to continue it, --force to replace it, "
+                              "or another --out")
+        shown = ", ".join(p.name for p in foreign[:3]) + (", ..." if len(foreign) > 3 else "")
+        raise SimlabError(f"{path} is not empty ({shown}) and holds no run: pass --force to empty it, "
+                          "or another --out")
+    if foreign:
+        _check_force_target(path)
+        store.empty(keep=LOCK_FILES)
+    return new_manifest(spec, plan, path)
+
+
+def _check_force_target(path: Path) -> None:
+    """Refuse to empty a folder that is plainly not a run folder (the home folder, a root, the current one)."""
+    real = path.resolve()
+    cwd = Path.cwd().resolve()
+    if real in (Path.home().resolve(), Path(real.anchor)) or real == cwd or real in cwd.parents:
+        raise SimlabError(f"--force will not empty {path} (it is the home folder, a filesystem root or holds "
+                          "the current folder); give a run folder")
+
+
 def run_experiment(spec: ExperimentSpec, out: Path | None = None, resume: bool = False,
                    console: Console | None = None, show_progress: bool = True,
-                   root: Path = DEFAULT_ROOT) -> RunResult:
-    """Run (or resume) an experiment and return where it is stored."""
+                   root: Path = DEFAULT_ROOT, force: bool = False) -> RunResult:
+    """Run (or resume) an experiment and return where it is stored.
+
+    A fresh run needs an empty (or new) folder; ``force`` empties it first. A resume needs the
+    same spec (up to description, workers, backend, scheduler), the same shard size and the
+    same contents of every input file. The folder is locked for the whole run.
+    """
+    if resume and force:
+        raise SimlabError("--resume continues a run and --force replaces it: give one of them")
+    for v in spec.variants:
+        if not safe_component(v.name):
+            raise SimlabError(f"{spec.source}: variant name {v.name!r} cannot be a folder name "
+                              "(no '/', '\\', '..' or empty names)")
     plan = Plan(spec)
     if out is None and resume:
         out = latest_run_dir(spec, root)
         if out is None:
             raise SimlabError(f"nothing to resume: no stored run of {spec.name} with this spec under {root}")
     path = out or default_run_dir(spec, root)
+    if path.exists() and not path.is_dir():
+        raise SimlabError(f"--out {path} is a file, not a folder")
     store = RunStore(path)
-    if store.exists():
-        if not resume:
-            raise SimlabError(f"{path} already holds a run: pass --resume to continue it, or another --out")
-        manifest = store.read_manifest()
-        if manifest.get("spec_hash") != spec.spec_hash():
-            raise SimlabError(f"{path} holds a run of a different spec (hash {manifest.get('spec_hash')}, "
-                              f"this spec {spec.spec_hash()}); use another --out")
-        store.clean_temporaries()
-    else:
-        if resume and out is not None and path.exists() and any(path.iterdir()):
-            raise SimlabError(f"{path}: not a run directory (no manifest.json)")
-        manifest = new_manifest(spec, plan, path)
+    try:
+        with RunLock(path):
+            manifest = _prepare_folder(spec, plan, path, store, resume, force)
+            return _run_locked(spec, plan, path, store, manifest, console, show_progress)
+    except OSError as exc:
+        where = exc.filename or path
+        raise SimlabError(f"cannot write {where}: {exc.strerror or exc}"
+                          + (f"; the run stays resumable: {_resume_command(spec, path)}" if store.exists() else "")
+                          ) from None
+
+
+def _run_locked(spec: ExperimentSpec, plan: Plan, path: Path, store: RunStore, manifest: dict[str, Any],
+                console: Console | None, show_progress: bool) -> RunResult:
+    """Play what the manifest does not hold yet and record it (the caller holds the lock)."""
+    fresh = not store.exists()  # a new manifest in an empty folder: no shard on disk to check
     manifest["status"] = "running"
     manifest.pop("error", None)
     store.write_manifest(manifest)
@@ -145,8 +230,9 @@ def run_experiment(spec: ExperimentSpec, out: Path | None = None, resume: bool =
     todo: list[ShardTask] = []
     done_games = 0
     for si, (lo, hi) in enumerate(shards):
+        seeds = None if fresh else plan.seeds(np.arange(lo, hi, dtype=np.int64))
         for vi, variant in enumerate(spec.variants):
-            if store.shard_done(variant.name, si, hi - lo, tables):
+            if not fresh and store.shard_done(variant.name, si, lo, hi, tables, seeds):
                 done_games += hi - lo
                 if si not in manifest["shards_done"][variant.name]:
                     manifest["shards_done"][variant.name].append(si)
@@ -155,7 +241,8 @@ def run_experiment(spec: ExperimentSpec, out: Path | None = None, resume: bool =
                     seats = pl.read_parquet(store.shard_path("seats", variant.name, si))
                     tracker.add(lo, hi, segment_sums(tracker.rule, seats, plan.check_every))
             else:
-                store.remove_shard(variant.name, si, tables)
+                if not fresh:
+                    store.remove_shard(variant.name, si, tables)
                 if si in manifest["shards_done"][variant.name]:
                     manifest["shards_done"][variant.name].remove(si)
                 todo.append(ShardTask(spec_json, spec.source, vi, si, lo, hi, str(path.resolve()), shared_disk))
@@ -174,7 +261,7 @@ def run_experiment(spec: ExperimentSpec, out: Path | None = None, resume: bool =
     )
     try:
         with progress:
-            bar = progress.add_task(spec.name, total=total, completed=done_games, rate="-")
+            bar = progress.add_task(escape(spec.name), total=total, completed=done_games, rate="-")
             results = run_tasks(todo, spec.backend, workers, spec.scheduler)
             try:
                 for result in results:
@@ -203,7 +290,8 @@ def run_experiment(spec: ExperimentSpec, out: Path | None = None, resume: bool =
         manifest["error"] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         manifest["timings"].append({"started": start, "seconds": time.perf_counter() - start, "games": played,
                                     "workers": workers, "backend": spec.backend})
-        store.write_manifest(manifest)
+        with contextlib.suppress(OSError):  # a full or read-only disk: the manifest on disk still says what is done
+            store.write_manifest(manifest)
         raise
     seconds = time.perf_counter() - start
     manifest["timings"].append({"seconds": round(seconds, 3), "games": played, "workers": workers,

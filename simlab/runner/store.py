@@ -8,8 +8,10 @@ Layout of a run directory::
     <event table>/<variant>/shard-000000.parquet
 
 Every file is written under a temporary name and renamed into place, so a file that exists
-is complete. A shard counts as done when all its table files exist, are readable parquet and
-the games file holds the shard's row count; anything else is redone on resume.
+is complete. The manifest's ``shards_done`` names the shards of the run: readers read those
+files and nothing else. On resume a shard counts as done when all its table files exist, are
+readable parquet, and hold exactly the shard's games (the ``game`` column is the shard's range
+[lo, hi) of the plan, with the plan's seeds); anything else is redone.
 """
 
 from __future__ import annotations
@@ -21,17 +23,28 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from simlab.core.errors import SimlabError
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write a text file atomically (temporary name, then rename)."""
+    """Write a text file atomically (temporary name, then rename); on failure the old file stays."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def safe_component(name: str) -> bool:
+    """Whether ``name`` is a single plain path component (no separators, not ``.``/``..``, not empty)."""
+    return bool(name) and name not in (".", "..") and not any(c in name for c in "/\\\0") \
+        and not Path(name).is_absolute()
 
 
 def versions() -> dict[str, str]:
@@ -70,11 +83,17 @@ class RunStore:
     def read_manifest(self) -> dict[str, Any]:
         """The manifest (a clear error when it is missing or unreadable)."""
         try:
-            return json.loads(self.manifest_path.read_text(encoding="utf-8"))
+            man = json.loads(self.manifest_path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise SimlabError(f"{self.root}: no run here (manifest.json not found)") from None
-        except json.JSONDecodeError as exc:
-            raise SimlabError(f"{self.manifest_path}: unreadable manifest: {exc}") from None
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            what = "empty" if self.manifest_path.stat().st_size == 0 else f"not JSON: {exc}"
+            raise SimlabError(f"{self.manifest_path}: unreadable manifest ({what})") from None
+        except OSError as exc:
+            raise SimlabError(f"{self.manifest_path}: cannot read: {exc.strerror or exc}") from None
+        if not isinstance(man, dict):
+            raise SimlabError(f"{self.manifest_path}: unreadable manifest (not a JSON object)")
+        return man
 
     def write_manifest(self, manifest: dict[str, Any]) -> None:
         """Replace the manifest atomically."""
@@ -83,7 +102,24 @@ class RunStore:
 
     def shard_path(self, table: str, variant: str, shard: int) -> Path:
         """The parquet file of one table of one shard."""
-        return self.root / table / variant / f"shard-{shard:06d}.parquet"
+        if not (safe_component(table) and safe_component(variant)):
+            raise SimlabError(f"{self.root}: table/variant name {table}/{variant} is not a plain folder name")
+        return self.root / table / variant / f"shard-{int(shard):06d}.parquet"
+
+    def done_files(self, manifest: dict[str, Any], table: str) -> list[Path]:
+        """The files of one table that the manifest's ``shards_done`` names, in variant and shard order."""
+        done = manifest.get("shards_done")
+        if not isinstance(done, dict):
+            raise SimlabError(f"{self.manifest_path}: the manifest names no shards (no shards_done): "
+                              "not a run written by simlab run")
+        files = []
+        for variant in manifest.get("variants") or list(done):
+            shards = done.get(variant, [])
+            if not isinstance(shards, list) or not all(isinstance(i, int) and not isinstance(i, bool)
+                                                        for i in shards):
+                raise SimlabError(f"{self.manifest_path}: shards_done.{variant}: expected a list of shard numbers")
+            files += [self.shard_path(table, variant, i) for i in sorted(set(shards))]
+        return files
 
     def write_shard(self, variant: str, shard: int, frames: dict[str, pl.DataFrame]) -> None:
         """Write a shard's tables atomically, the games table last (it marks the shard done)."""
@@ -91,22 +127,43 @@ class RunStore:
             path = self.shard_path(name, variant, shard)
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-            frames[name].write_parquet(tmp, statistics=True)
-            os.replace(tmp, path)
+            try:
+                frames[name].write_parquet(tmp, statistics=True)
+                os.replace(tmp, path)
+            except BaseException:
+                tmp.unlink(missing_ok=True)
+                raise
 
-    def shard_done(self, variant: str, shard: int, n_games: int, tables: list[str]) -> bool:
-        """Whether every table file of the shard is present and sound."""
+    def shard_done(self, variant: str, shard: int, lo: int, hi: int, tables: list[str],
+                   seeds: np.ndarray | None = None) -> bool:
+        """Whether every table file of the shard is present, readable and holds exactly games [lo, hi).
+
+        The games file's ``game`` column must be ``lo, lo+1, ..., hi-1`` (and its ``seed`` column
+        ``seeds``, when given); every other table's games must lie in [lo, hi). A shard written
+        under another shard size or another plan fails this, whatever its row count.
+        """
         import pyarrow.parquet as pq
 
+        expected = np.arange(lo, hi, dtype=np.int64)
         for name in tables:
             path = self.shard_path(name, variant, shard)
             if not path.is_file():
                 return False
             try:
-                rows = pq.read_metadata(path).num_rows
+                columns = ["game", "seed"] if name == "games" and seeds is not None else ["game"]
+                table = pq.read_table(path, columns=columns)
+                games = np.asarray(table.column("game").to_numpy(), dtype=np.int64)
             except Exception:
                 return False
-            if name == "games" and rows != n_games:
+            if name == "games":
+                order = np.argsort(games, kind="stable")
+                if games.shape != expected.shape or not np.array_equal(games[order], expected):
+                    return False
+                if seeds is not None:
+                    stored = np.asarray(table.column("seed").to_numpy(), dtype=np.uint64)[order]
+                    if not np.array_equal(stored, np.asarray(seeds, dtype=np.uint64)):
+                        return False
+            elif games.size and (games.min() < lo or games.max() >= hi):
                 return False
         return True
 
@@ -114,6 +171,22 @@ class RunStore:
         """Delete whatever files a shard left (before it is redone)."""
         for name in tables:
             self.shard_path(name, variant, shard).unlink(missing_ok=True)
+
+    def foreign_entries(self, keep: tuple[str, ...] = ()) -> list[Path]:
+        """Whatever the folder holds besides the names in ``keep`` (sorted)."""
+        if not self.root.is_dir():
+            return []
+        return sorted(p for p in self.root.iterdir() if p.name not in keep)
+
+    def empty(self, keep: tuple[str, ...] = ()) -> None:
+        """Delete everything in the folder except the names in ``keep``."""
+        import shutil
+
+        for p in self.foreign_entries(keep):
+            if p.is_dir() and not p.is_symlink():
+                shutil.rmtree(p)
+            else:
+                p.unlink(missing_ok=True)
 
     def clean_temporaries(self) -> None:
         """Remove temporary files an interrupted run left behind."""
