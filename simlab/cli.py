@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from simlab.core.errors import SimlabError
@@ -239,7 +240,8 @@ def print_summary(path: Path) -> None:
         table = Table("variant", title, "games", "win rate", "95% interval", "mean score",
                       title=f"win rate per {title} (shared wins split; Wilson 95% intervals)")
         for row in df.iter_rows(named=True):
-            table.add_row(str(row["variant"]), str(row[title]), f"{row['games']:,}", f"{row['win_rate']:.4f}",
+            table.add_row(escape(str(row["variant"])), escape(str(row[title])), f"{row['games']:,}",
+                          f"{row['win_rate']:.4f}",
                           f"[{row['win_lo']:.4f}, {row['win_hi']:.4f}]", f"{row['mean_score']:.2f}")
         console.print(table)
 
@@ -255,6 +257,7 @@ def run(
     scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler, tcp://host:8786")] = None,
     out: Annotated[Path | None, typer.Option("--out", help="run directory (default results/NAME/TIME-HASH)")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="continue the run in --out (or the latest one)")] = False,
+    force: Annotated[bool, typer.Option("--force", help="empty --out first (a fresh run needs an empty one)")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
 ) -> None:
     """Run an experiment: shards on all cores (or a Dask cluster), stored as parquet."""
@@ -266,7 +269,7 @@ def run(
     overrides = {"games": games, "seed": seed, "workers": workers, "shard_size": shard_size, "backend": backend,
                  "scheduler": scheduler}
     experiment = load_spec(spec, overrides)
-    result = run_experiment(experiment, out, resume, console=console, show_progress=not quiet)
+    result = run_experiment(experiment, out, resume, console=console, show_progress=not quiet, force=force)
     man = result.manifest
     timing = man["timings"][-1]
     console.print(f"{man['status']}: {man['games_done']:,} games stored; this session played {timing['games']:,} "
@@ -275,7 +278,7 @@ def run(
     for variant, stop in man.get("stop", {}).items():
         console.print(f"stopping rule ({variant}): {stop['decision']} after {stop['stop_at']:,} games")
     print_summary(result.path)
-    console.print(f"results: {result.path}  (simlab results show {result.path})")
+    console.print(f"results: {result.path}  (simlab results show {result.path})", markup=False, highlight=False)
 
 
 @app.command()
@@ -286,6 +289,8 @@ def report(
     workers: Annotated[int | None, typer.Option("--workers", "-w", help="worker processes (0 = all cores)")] = None,
     out: Annotated[Path | None, typer.Option("--out", help="run directory")] = None,
     report_dir: Annotated[Path | None, typer.Option("--report-dir", help="where the HTML goes")] = None,
+    force: Annotated[bool, typer.Option("--force", help="empty --out first (a fresh run needs an empty one)")] = False,
+    trust: Annotated[bool, typer.Option("--trust", help="run a notebook the run names outside its project")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
 ) -> None:
     """Run (or reuse) an experiment, execute its notebook on the results, write reports/NAME/index.html."""
@@ -295,9 +300,10 @@ def report(
         from simlab.runner.spec import load_spec
 
         spec = load_spec(target, {"games": games, "seed": seed, "workers": workers})
-        index = report_experiment(spec, out, report_dir, console=console, show_progress=not quiet)
+        index = report_experiment(spec, out, report_dir, console=console, show_progress=not quiet, force=force,
+                                  trust=trust)
     else:
-        index = report_run(target, report_dir)
+        index = report_run(target, report_dir, trust=trust, console=console)
     findings = index.parent / "findings.json"
     if findings.is_file():
         import json
@@ -328,8 +334,8 @@ def results_list(
         return
     table = Table("experiment", "run", "status", "games", "planned", "created", "path")
     for row in runs.iter_rows(named=True):
-        table.add_row(row["experiment"], row["run"], row["status"], f"{row['games'] or 0:,}",
-                      f"{row['planned']:,}", row["created"], row["path"])
+        table.add_row(*(escape(str(row[k])) for k in ("experiment", "run", "status")), f"{row['games'] or 0:,}",
+                      f"{row['planned']:,}", escape(str(row["created"])), escape(str(row["path"])))
     console.print(table)
 
 
@@ -345,21 +351,24 @@ def results_show(
 
     path = resolve_run(run_name, root)
     man = manifest(path)
-    console.print(f"[bold]{man['experiment']}[/bold] / {man['run']}  ({man['status']})  {path}")
+    console.print(f"[bold]{escape(str(man.get('experiment')))}[/bold] / {escape(str(man.get('run')))}  "
+                  f"({escape(str(man.get('status')))})  {escape(str(path))}", highlight=False)
     if man.get("description"):
-        console.print(man["description"])
-    console.print(f"spec ({man['source']}, hash {man['spec_hash']}):")
-    console.print(json.dumps(man["spec"], indent=2), markup=False, highlight=False)
-    console.print("versions: " + ", ".join(f"{k} {v}" for k, v in man["versions"].items()))
-    plan = man["plan"]
-    console.print(f"plan: {plan['games']:,} games per variant ({plan['deals']:,} deals x {len(plan['tables'])} "
-                  f"seatings), {plan['shards']} shards of {plan['shard_size']:,}; "
-                  f"variants: {', '.join(man['variants'])}")
+        console.print(str(man["description"]), markup=False, highlight=False)
+    console.print(f"spec ({man.get('source')}, hash {man.get('spec_hash')}):", markup=False, highlight=False)
+    console.print(json.dumps(man.get("spec"), indent=2), markup=False, highlight=False)
+    console.print("versions: " + ", ".join(f"{k} {v}" for k, v in (man.get("versions") or {}).items()),
+                  markup=False, highlight=False)
+    plan = man.get("plan") or {}
+    if {"games", "deals", "tables", "shards", "shard_size"} <= set(plan):
+        console.print(f"plan: {plan['games']:,} games per variant ({plan['deals']:,} deals x {len(plan['tables'])} "
+                      f"seatings), {plan['shards']} shards of {plan['shard_size']:,}; "
+                      f"variants: {', '.join(map(str, man.get('variants', [])))}", markup=False, highlight=False)
     for t in man.get("timings", []):
         console.print(f"session: {t.get('games', 0):,} games in {t.get('seconds', 0):.1f} s "
                       f"({t.get('games_per_s', 0):,.0f} games/s, {t.get('workers')} workers, {t.get('backend')})")
-    for variant, stop in man.get("stop", {}).items():
-        console.print(f"stop ({variant}): {stop}")
+    for variant, stop in (man.get("stop") or {}).items():
+        console.print(f"stop ({variant}): {stop}", markup=False, highlight=False)
     if man.get("error"):
         console.print(f"error: {man['error']}", markup=False)
     print_summary(path)
@@ -372,11 +381,15 @@ def replay(
     variant: Annotated[str, typer.Option("--variant", help="variant name")] = "base",
     trace: Annotated[Path | None, typer.Option("--trace", help="write the game as JSON lines")] = None,
     root: Annotated[Path, typer.Option("--root", help="where runs are stored")] = Path("results"),
+    trust: Annotated[bool, typer.Option("--trust", help="load player files the run names outside its project")] = False,
 ) -> None:
     """Replay a stored game from its seed and print its log (identical to the original game)."""
     from simlab.runner.replay import replay_game
 
-    events, lines = replay_game(run_name, game_index, variant, root)
+    def announce(line: str) -> None:
+        err_console.print(line, markup=False, highlight=False)
+
+    events, lines = replay_game(run_name, game_index, variant, root, trust=trust, announce=announce)
     for line in lines:
         typer.echo(line)
     if trace:
