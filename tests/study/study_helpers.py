@@ -114,7 +114,7 @@ def fabricate_run(path: Path, **kwargs) -> Path:
         "spec": {"game": "smartphone", "seed": 0, "players": {"pool": TYPES, "rotation": "cyclic"}},
         "spec_hash": "0" * 16, "game": "smartphone", "versions": {}, "status": "complete",
         "plan": {"games": per_variant}, "variants": variants, "tables": ["games", "seats"],
-        "games_done": games.height, "stop": {},
+        "games_done": games.height, "stop": {}, "shards_done": {v: [0] for v in variants},
     }
     (path / "manifest.json").write_text(json.dumps(manifest))
     return path
