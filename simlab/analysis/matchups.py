@@ -174,23 +174,64 @@ class _Rankings:
         return theta
 
 
+class _TiedGames:
+    """The games of a ranking table, split into those with and without tied ranks.
+
+    Games without ties have one finishing order, counted once per deal (``fixed``); the
+    orders of tied games are drawn afresh by :meth:`draw` (ties broken uniformly at random,
+    each draw independent), so that the bootstrap re-breaks ties in every resample.
+    """
+
+    def __init__(self, s: pl.DataFrame, items: list[str]):
+        keys = game_keys(s)
+        code = {name: i for i, name in enumerate(items)}
+        s = s.with_columns(pl.col("player").replace_strict(code, return_dtype=pl.Int64).alias("_item"))
+        s = s.sort([*keys, "rank", "_item"]).with_columns(pl.int_range(pl.len()).over(keys).alias("_pos"))
+        games = s.select([*keys, "deal"]).unique(subset=keys, maintain_order=True)
+        s = s.join(games.with_row_index("_g").select([*keys, "_g"]), on=keys, how="left")
+        width = int(s["_pos"].max()) + 1
+        g, pos = s["_g"].to_numpy(), s["_pos"].to_numpy()
+        items_mat = np.full((games.height, width), -1, dtype=np.int64)
+        items_mat[g, pos] = s["_item"].to_numpy()
+        rank_mat = np.full((games.height, width), np.inf)
+        rank_mat[g, pos] = s["rank"].cast(pl.Float64).to_numpy()
+        _, deal_index = np.unique(games["deal"].to_numpy(), return_inverse=True)
+        deal_index = deal_index.ravel()
+        self.n_items = len(items)
+        self.n_deals = int(deal_index.max()) + 1
+        finite = np.isfinite(rank_mat)
+        tied = ((rank_mat[:, 1:] == rank_mat[:, :-1]) & finite[:, 1:]).any(axis=1)
+        orders, inverse = np.unique(items_mat[~tied], axis=0, return_inverse=True)
+        self.fixed_orders = orders
+        self.fixed_counts = sparse.csr_matrix(
+            (np.ones(int((~tied).sum())), (deal_index[~tied], inverse.ravel())),
+            shape=(self.n_deals, orders.shape[0]))
+        self.tied_items = items_mat[tied]
+        self.tied_ranks = rank_mat[tied]
+        self.tied_deal = deal_index[tied]
+
+    def draw(self, rng: np.random.Generator, deal_weights: np.ndarray) -> tuple[_Rankings, np.ndarray]:
+        """Rankings with the ties broken by a fresh random draw, and their weights given deal weights."""
+        orders = [self.fixed_orders]
+        weights = [self.fixed_counts.T @ deal_weights]
+        if self.tied_items.shape[0]:
+            ranks = np.where(np.isfinite(self.tied_ranks), self.tied_ranks, 1e18)
+            key = ranks + 0.5 * rng.random(ranks.shape)  # within one rank only: ranks are whole numbers
+            order = np.argsort(key, axis=1, kind="stable")
+            broken = np.take_along_axis(self.tied_items, order, axis=1)
+            uniq, inverse = np.unique(broken, axis=0, return_inverse=True)
+            orders.append(uniq)
+            weights.append(np.bincount(inverse.ravel(), weights=deal_weights[self.tied_deal], minlength=uniq.shape[0]))
+        all_orders = np.concatenate(orders) if len(orders) > 1 else orders[0]
+        w = np.concatenate(weights).astype(np.float64)
+        counts = sparse.csr_matrix((w, (np.zeros(w.size, dtype=np.int64), np.arange(w.size))), shape=(1, w.size))
+        return _Rankings(all_orders, counts, self.n_items), w
+
+
 def _rankings(s: pl.DataFrame, items: list[str], rng: np.random.Generator) -> _Rankings:
-    keys = game_keys(s)
-    code = {name: i for i, name in enumerate(items)}
-    s = s.with_columns(pl.Series("_u", rng.random(s.height)),
-                       pl.col("player").replace_strict(code, return_dtype=pl.Int64).alias("_item"))
-    s = s.sort([*keys, "rank", "_u"]).with_columns(pl.int_range(pl.len()).over(keys).alias("_pos"))
-    games = s.select([*keys, "deal"]).unique(subset=keys, maintain_order=True)
-    game_index = games.with_row_index("_g").select([*keys, "_g"])
-    s = s.join(game_index, on=keys, how="left")
-    width = int(s["_pos"].max()) + 1
-    mat = np.full((games.height, width), -1, dtype=np.int64)
-    mat[s["_g"].to_numpy(), s["_pos"].to_numpy()] = s["_item"].to_numpy()
-    orders, inverse = np.unique(mat, axis=0, return_inverse=True)
-    _, deal_index = np.unique(games["deal"].to_numpy(), return_inverse=True)
-    counts = sparse.csr_matrix((np.ones(games.height), (deal_index.ravel(), inverse.ravel())),
-                               shape=(int(deal_index.max()) + 1, orders.shape[0]))
-    return _Rankings(orders, counts, len(items))
+    """Each game's finishing order, ties broken at random, counted per distinct order (weights)."""
+    games = _TiedGames(s, items)
+    return games.draw(rng, np.ones(games.n_deals))[0]
 
 
 def ratings(seats: Frame, n_boot: int = 200, seed: int = 0, games: Frame | None = None,
@@ -213,7 +254,8 @@ def ratings(seats: Frame, n_boot: int = 200, seed: int = 0, games: Frame | None 
     compare such players through :func:`pairwise_win_rates` instead.
 
     Ties (equal ``rank``) are broken uniformly at random (seeded by ``seed``), which favours
-    no seat and no player; the tie rate is small in Sentient. Ratings are normalised to mean 0
+    no seat and no player, and broken afresh in every bootstrap resample, so that the
+    intervals carry the tie-break's randomness too; the tie rate is small in Sentient. Ratings are normalised to mean 0
     over the players; ``elo = rating · 400 / ln 10`` is the same number on the Elo scale
     (a 400-point gap is 10:1 odds of finishing ahead in a two-player ranking).
 
@@ -231,15 +273,16 @@ def ratings(seats: Frame, n_boot: int = 200, seed: int = 0, games: Frame | None 
     groups = s.group_by(vk, maintain_order=True) if vk else [((), s)]
     for key, part in groups:
         items = sorted(part["player"].unique().to_list())
-        data = _rankings(part, items, rng)
-        theta = data.fit(data.weights, alpha)
+        tied = _TiedGames(part, items)
+        n_deals = tied.n_deals
+        data, w = tied.draw(rng, np.ones(n_deals))
+        theta = data.fit(w, alpha)
         theta -= theta.mean()
         boot = np.empty((n_boot, len(items)))
-        n_deals = data.deal_counts.shape[0]
         for b in range(n_boot):
             pick = np.bincount(rng.integers(0, n_deals, n_deals), minlength=n_deals).astype(np.float64)
-            w = data.deal_counts.T @ pick
-            tb = data.fit(w, alpha, start=theta)
+            data_b, w_b = tied.draw(rng, pick)  # ties broken afresh in every resample
+            tb = data_b.fit(w_b, alpha, start=theta)
             boot[b] = tb - tb.mean()
         lo, hi = (np.percentile(boot, [2.5, 97.5], axis=0) if n_boot > 1
                   else (np.full(len(items), np.nan), np.full(len(items), np.nan)))

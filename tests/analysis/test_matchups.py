@@ -133,3 +133,14 @@ def test_heatmap_returns_a_figure(pool_run):
     import matplotlib.pyplot as plt
 
     plt.close(fig)
+
+
+def test_bootstrap_breaks_ties_afresh_in_every_resample():
+    """One deal of 40 all-tied games: every resample draws the same deal, so only a fresh tie-break
+    per resample gives the interval any width (a single tie-break drawn once would give lo == hi)."""
+    n = 40
+    seats = pl.DataFrame({"game": np.repeat(np.arange(n), 2), "deal": np.zeros(2 * n, dtype=np.int64),
+                          "seat": np.tile([0, 1], n), "player": np.tile(["a", "b"], n), "rank": np.ones(2 * n)})
+    r = ratings(seats, n_boot=50, seed=3)
+    assert (r["rating_hi"] - r["rating_lo"] > 0.1).all()
+    assert ((r["rating_lo"] < 0) & (r["rating_hi"] > 0)).all()
