@@ -237,6 +237,21 @@ def _variant_cards(variants: Sequence[str], base: str,
     return out
 
 
+def _variant_change(name: str, card: int, cards: Mapping[str, Any] | None) -> str:
+    """``removed`` or ``vp`` (a printed-VP change) for an ablation variant, from its manifest entry or its name."""
+    entry = cards.get(name) if cards is not None else None
+    if isinstance(entry, Mapping):
+        if card in [int(c) for c in entry.get("remove") or []]:
+            return "removed"
+        if any(int(c.get("card", -1)) == card and c.get("field") == "printed_vp" for c in entry.get("set") or []):
+            return "vp"
+    if name.endswith("_removed"):
+        return "removed"
+    if re.match(r"^card\d+_vp", name):
+        return "vp"
+    return "changed"
+
+
 def card_values_causal(tables: Mapping[str, Frame], base: str = "base",
                        cards: Mapping[str, Any] | None = None) -> pl.DataFrame:
     """Causal value of every card from a run with one variant per card (paired ablation).
@@ -251,8 +266,20 @@ def card_values_causal(tables: Mapping[str, Frame], base: str = "base",
     across all the cards of the table, by Holm (family-wise error) and Benjamini–Hochberg
     (false discovery rate): ``win_p_holm``, ``win_p_bh``, ``score_p_holm``, ``score_p_bh``.
 
-    Rows are sorted by ``score_diff``, largest first. Columns: ``variant``, ``card``, then
-    those of :func:`card_value_ablation`, and the adjusted p-values.
+    The raw differences ``score_diff`` and ``win_diff`` are variant − base. What they mean
+    depends on the change, named in ``change``: ``removed`` (the card taken out of the deck)
+    or ``vp`` (its printed VP changed, e.g. ``card32_vp7``: set to 7). ``value`` (with
+    ``value_lo``, ``value_hi``) is the holder's score that the card, or the change, is worth,
+    signed so that positive means it helps its holder: for a removal ``value = −score_diff``
+    (the VP its holder loses without it, i.e. what the card is worth), for a VP change
+    ``value = score_diff`` (the VP the change adds to its holder's score: "+3 VP is worth
+    +2.1 VP to its holder"). ``win_value`` (``_lo``, ``_hi``) is the same for the win share.
+    The intervals are those of the differences (paired by game, clustered by deal), flipped
+    for removals.
+
+    Rows are sorted by ``value``, largest first. Columns: ``variant``, ``card``, ``change``,
+    ``value``, ``value_lo``, ``value_hi``, ``win_value``, ``win_value_lo``, ``win_value_hi``,
+    then those of :func:`card_value_ablation`, and the adjusted p-values.
     """
     if "seats" not in tables or "takes" not in tables:
         raise ValueError("card_values_causal needs the seats and takes tables (record = [\"takes\"])")
@@ -287,9 +314,23 @@ def card_values_causal(tables: Mapping[str, Frame], base: str = "base",
         p = out[f"{stat}_p"].to_numpy().astype(np.float64)
         adjusted += [pl.Series(f"{stat}_p_holm", adjust_pvalues(p, "holm")),
                      pl.Series(f"{stat}_p_bh", adjust_pvalues(p, "bh"))]
-    out = out.with_columns(adjusted)
-    return out.sort("score_diff", descending=True, nulls_last=True).select(
-        "variant", "card", "games", "games_held",
+    out = out.with_columns(adjusted).with_columns(
+        pl.Series("change", [_variant_change(v, c, cards) for v, c in zip(out["variant"].to_list(),
+                                                                         out["card"].to_list(), strict=True)],
+                  dtype=pl.Utf8))
+    sign = pl.when(pl.col("change") == "removed").then(-1.0).otherwise(1.0)
+    flip = pl.col("change") == "removed"
+    out = out.with_columns(
+        (sign * pl.col("score_diff")).alias("value"),
+        pl.when(flip).then(-pl.col("score_diff_hi")).otherwise(pl.col("score_diff_lo")).alias("value_lo"),
+        pl.when(flip).then(-pl.col("score_diff_lo")).otherwise(pl.col("score_diff_hi")).alias("value_hi"),
+        (sign * pl.col("win_diff")).alias("win_value"),
+        pl.when(flip).then(-pl.col("win_diff_hi")).otherwise(pl.col("win_diff_lo")).alias("win_value_lo"),
+        pl.when(flip).then(-pl.col("win_diff_lo")).otherwise(pl.col("win_diff_hi")).alias("win_value_hi"),
+    )
+    return out.sort("value", descending=True, nulls_last=True).select(
+        "variant", "card", "change", "value", "value_lo", "value_hi", "win_value", "win_value_lo", "win_value_hi",
+        "games", "games_held",
         "win_diff", "win_diff_lo", "win_diff_hi", "win_p", "win_p_holm", "win_p_bh",
         "score_diff", "score_diff_lo", "score_diff_hi", "score_p", "score_p_holm", "score_p_bh", "kind")
 
@@ -331,16 +372,19 @@ def _independent_columns(X: sparse.csr_matrix) -> np.ndarray:
     return np.array(keep, dtype=np.int64)
 
 
-def card_score_regression(takes: Frame, seats: Frame, cluster: str = "game",
+def card_score_regression(takes: Frame, seats: Frame, cluster: str = "deal",
                           games: Frame | None = None) -> pl.DataFrame:
     """OLS of a seat's final score on the number of copies of each card it took. Correlational.
 
     One row per game and seat: ``score ~ intercept + Σ_c β_c · count_c`` over the cards that
     were taken at least once (per variant). Standard errors are cluster-robust (CR1 sandwich,
-    ``(X'X)⁻¹ (Σ_g X_g'u_g u_g'X_g) (X'X)⁻¹ · G/(G−1) · (N−1)/(N−K)``), clustered by game
-    (``cluster="game"``: the seats of a game share its luck, and their scores compete) or by
-    deal (``cluster="deal"``, for rotated runs); 95% t-intervals with ``G − 1`` degrees of
-    freedom and two-sided p-values of ``β = 0``.
+    ``(X'X)⁻¹ (Σ_g X_g'u_g u_g'X_g) (X'X)⁻¹ · G/(G−1) · (N−1)/(N−K)``), clustered by deal by
+    default (``cluster="deal"``: every seating of a deal is played on its seed, so the seats
+    of all its games share its luck; the deal comes from a ``deal`` column, else ``games``,
+    else the plan layout, and without seat rotations every game is its own deal, i.e. the
+    same as clustering by game), or by game (``cluster="game"``, only valid when games do
+    not share deals); 95% t-intervals with ``G − 1`` degrees of freedom and two-sided
+    p-values of ``β = 0``.
 
     Identification: when every seat takes the same number of cards (Sentient: 12 each), the
     card counts of a row sum to a constant, so they are collinear with the intercept. The

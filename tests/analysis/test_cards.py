@@ -53,6 +53,9 @@ def test_planted_card_value_is_found_and_ranked_first(ablation_run):
     assert (causal["score_p_bh"] <= causal["score_p_holm"] + 1e-15).all()
     removed = causal.filter(pl.col("card") == 40).row(0, named=True)
     assert removed["score_diff_hi"] < 0  # the base holder loses the card's points
+    assert removed["change"] == "removed" and removed["value"] == -removed["score_diff"] and removed["value_lo"] > 0
+    assert top["change"] == "vp" and top["value"] == top["score_diff"]
+    assert causal["value"].is_sorted(descending=True)
 
 
 def test_ablation_by_mapping_and_single_card(ablation_run):
@@ -141,10 +144,19 @@ def test_regression_recovers_known_coefficients():
 def test_regression_on_games_drops_the_collinear_intercept(ablation_run):
     takes = ablation_run["takes"].filter(pl.col("variant") == "base")
     seats = ablation_run["seats"].filter(pl.col("variant") == "base")
-    fit = card_score_regression(takes, seats)
+    fit = card_score_regression(takes, seats, cluster="game")
     assert "intercept" not in fit["term"].to_list()  # every seat takes 12 cards: collinear with the intercept
     assert fit.height == 60 and (fit["n"] == 10000).all() and (fit["clusters"] == 2500).all()
     assert ((fit["lo"] < fit["coef"]) & (fit["coef"] < fit["hi"])).all()
     assert set(fit["kind"].to_list()) == {"observational (regression)"}
-    by_deal = card_score_regression(takes, seats, cluster="deal")
-    assert np.allclose(by_deal["coef"], fit["coef"])
+    by_deal = card_score_regression(takes, seats)  # the default: by deal; no rotations, so a deal is a game
+    assert np.allclose(by_deal["coef"], fit["coef"]) and (by_deal["clusters"] == 2500).all()
+
+
+def test_regression_clusters_by_deal_by_default_on_rotated_games():
+    """Two seatings per deal: the default clusters by deal (half as many clusters as games)."""
+    rng = np.random.default_rng(3)
+    takes, seats = _synthetic_regression(rng, np.array([0.0, 1.0, 2.0]), n_games=200, n_seats=2)
+    seats = seats.with_columns((pl.col("game") // 2).alias("deal"))
+    assert (card_score_regression(takes, seats)["clusters"] == 100).all()
+    assert (card_score_regression(takes, seats, cluster="game")["clusters"] == 200).all()
