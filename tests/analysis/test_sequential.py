@@ -34,3 +34,18 @@ def test_detectable_difference_inverts_power_games():
         power_games(0.0)
     with pytest.raises(ValueError):
         power_games(0.6, p=0.5)
+
+
+def test_exact_pentanomial_llr_agrees_with_the_variance_approximation():
+    """fishtest's exact (multinomial MLE) LLR and the variance form agree on pentanomial deal scores."""
+    import numpy as np
+
+    from simlab.analysis.sequential import sprt_mle, sprt_scores
+
+    rng = np.random.default_rng(0)
+    x = rng.choice([0, 0.25, 0.5, 0.75, 1], size=800, p=[0.1, 0.2, 0.35, 0.2, 0.15])
+    approx, exact = sprt_scores(x, 0, 20, 0.05, 0.05), sprt_mle(x, 0, 20, 0.05, 0.05)
+    assert exact.llr == pytest.approx(approx.llr, rel=0.03)
+    assert exact.decision == approx.decision == "H1" and exact.n == 800
+    assert sprt_mle(np.ones(50), 0, 50, 0.05, 0.05).decision == "H1"
+    assert sprt_mle(np.full(300, 0.5), 0, 20, 0.05, 0.05).decision == "H0"

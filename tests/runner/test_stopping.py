@@ -25,6 +25,8 @@ def test_sprt_stops_early_on_a_planted_difference(tmp_path):
     decision = result.manifest["stop"]["base"]
     assert decision["decision"] == "H1"
     assert decision["stop_at"] == 100
+    # the SPRT counts deals (both seat orders of one seed), not games
+    assert decision["unit"] == "deal" and decision["deals"] == 50 and decision["games_compared"] == 100
     assert result.manifest["status"] == "stopped"
     assert load(result.path)["games"].collect().height == 100
     assert result.manifest["games_done"] == 100
@@ -53,7 +55,7 @@ def test_ci_rule_stops_at_the_first_checkpoint_meeting_the_target(tmp_path):
 
 def test_sprt_false_alarms_stay_near_alpha(tmp_path):
     """Two labels of the same strategy (no difference) over many seeds: H1 is accepted in at most about alpha
-    of the runs, and every run does compare the two (pairs > 0)."""
+    of the runs, and every run does compare the two (deals > 0; ``pairs`` is the same count)."""
     a, b = "greedy(pass_below=1)", "greedy(pass_below=1.0)"
     stop = {"rule": "sprt", "player_a": a, "player_b": b, "elo0": 0, "elo1": 40, "alpha": 0.05, "beta": 0.05,
             "check_every": 50}
@@ -62,7 +64,7 @@ def test_sprt_false_alarms_stay_near_alpha(tmp_path):
         spec = parse_spec(small_spec(seed=seed, games=4000, shard_size=400, record=[], stop=stop,
                                      players={"seats": [a, b], "rotation": "cyclic"}))
         decision = run_experiment(spec, tmp_path / f"h0_{seed}", show_progress=False).manifest["stop"]["base"]
-        assert decision["pairs"] > 0
+        assert decision["pairs"] == decision["deals"] > 0
         h1 += decision["decision"] == "H1"
     assert h1 <= 8  # alpha = 0.05 of 60 runs is 3; P(X >= 9) < 0.01 under Binomial(60, 0.05)
 
