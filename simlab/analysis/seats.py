@@ -33,7 +33,6 @@ from simlab.analysis._common import (
     clustered_rate,
     collect,
     game_keys,
-    position_covariance,
     require,
     unique_keys,
     variant_key,
@@ -97,19 +96,32 @@ def seat_win_rates(seats: Frame, by: Sequence[str] = ("n_players",), position: s
 
 
 def cluster_wald_equal(deal: np.ndarray, position: np.ndarray, value: np.ndarray) -> tuple[float, int, int, float]:
-    """Cluster-robust Wald test that every position has the same mean ``value`` (one group's rows).
+    """Cluster-robust Wald (score) test that every position has the same mean ``value`` (one group's rows).
 
-    The rates and their deal-clustered covariance ``V`` come from ``position_covariance``;
-    with ``K`` positions, ``C`` the ``K − 1`` contrasts ``rate_j − rate_K`` and ``d = C·rate``,
-    the statistic is ``W = dᵀ (C V Cᵀ)⁺ d`` with ``q = rank(C V Cᵀ)`` (``K − 1`` unless a
-    position never varies). The p-value uses the Hotelling small-sample form
-    ``F = W/q · (G − q)/(G − 1)`` on ``(q, G − q)`` degrees of freedom, ``G`` the number of
-    deals (the chi-square on ``q`` when ``G`` is large). Returns ``(W, q, G, p)``.
+    With ``K`` positions, ``rate_j`` the mean of ``value`` over position ``j``'s rows and
+    ``p̄`` the pooled mean, the deal-clustered covariance of the rates is taken under the null:
+    ``V = G/(G−1) · Σ_d u_d u_dᵀ`` with ``u_dj = (Σ_{rows of j in d} value − p̄ · rows) / rows_j``
+    over the ``G`` deals (the score form: better sized than the covariance at the estimated
+    rates). With ``C`` the ``K − 1`` contrasts ``rate_j − rate_K`` and ``d = C·rate`` the
+    statistic is ``W = dᵀ (C V Cᵀ)⁺ d``, ``q = rank(C V Cᵀ)`` (``K − 1`` unless a position never
+    varies), and the p-value is that of ``W / q`` on an F distribution with ``(q, G − 1)``
+    degrees of freedom (the small-sample form of the chi-square on ``q``). Returns
+    ``(W, q, G, p)``.
     """
-    _, rates, cov, _, g = position_covariance(deal, position, value)
-    k = rates.size
+    deals, di = np.unique(deal, return_inverse=True)
+    labels, pi = np.unique(position, return_inverse=True)
+    k, g = labels.size, deals.size
     if k < 2 or g < 2:
         return float("nan"), 0, g, float("nan")
+    num = np.zeros((g, k))
+    den = np.zeros((g, k))
+    np.add.at(num, (di, pi), np.asarray(value, dtype=np.float64))
+    np.add.at(den, (di, pi), 1.0)
+    tot = den.sum(axis=0)
+    rates = num.sum(axis=0) / tot
+    pooled = num.sum() / tot.sum()
+    u = (num - pooled * den) / tot
+    cov = g / (g - 1) * (u.T @ u)
     c = np.hstack([np.eye(k - 1), -np.ones((k - 1, 1))])
     d = c @ rates
     m = c @ cov @ c.T
@@ -117,10 +129,7 @@ def cluster_wald_equal(deal: np.ndarray, position: np.ndarray, value: np.ndarray
     if q < 1:
         return float("nan"), 0, g, float("nan")
     w = float(d @ np.linalg.pinv(m, rcond=1e-10, hermitian=True) @ d)
-    if g - q < 1:
-        return w, q, g, float("nan")
-    f = w / q * (g - q) / (g - 1)
-    return w, q, g, float(stats.f.sf(f, q, g - q))
+    return w, q, g, float(stats.f.sf(w / q, q, g - 1))
 
 
 def seat_fairness_test(seats: Frame, by: Sequence[str] = ("n_players",), position: str = "seat",
@@ -130,8 +139,8 @@ def seat_fairness_test(seats: Frame, by: Sequence[str] = ("n_players",), positio
     Per group (``variant``, ``by``), the win rate of each position is its mean ``win_share``
     over its seat-games; the test is the cluster-robust Wald test (``cluster_wald_equal``) of
     ``rate_1 = … = rate_K`` with the deals as clusters: the covariance of the rates is the
-    deal-clustered sandwich, the statistic ``W`` is a quadratic form in the ``K − 1`` contrasts,
-    and the p-value is the F (Hotelling) form on ``(K − 1, deals − K + 1)`` degrees of freedom.
+    deal-clustered sandwich (under the null), the statistic ``W`` is a quadratic form in the
+    ``K − 1`` contrasts, and the p-value is that of ``W / (K − 1)`` on F ``(K − 1, deals − 1)``.
     Because a game's win shares sum to one, equal rates are the same as every rate being the
     fair share ``1 / n_players`` (for ``by`` that splits games, e.g. by player type, the null is
     equal rates). When there are more positions than seats (5 colours at 2 players) a position
