@@ -97,12 +97,57 @@ def list_runs(root: str | Path = DEFAULT_ROOT) -> pl.DataFrame:
                                       "planned": pl.Int64, "created": pl.Utf8, "path": pl.Utf8})
 
 
+def position_columns(game_name: str | None, columns: list[str]) -> list[str]:
+    """The seat columns of a game that name a start position (e.g. a colour), present in ``columns``.
+
+    A game declares them as ``position_columns`` (a tuple of seat-table column names); a game
+    that does not declares none there, and its categorical seat columns
+    (``categorical_columns()["seats"]``, e.g. a start colour or region) are used instead.
+    """
+    if not game_name:
+        return []
+    try:
+        from simlab.core.game import get_game
+
+        game = get_game(game_name)
+    except Exception:  # an unknown or unloadable game just has no positions here
+        return []
+    declared = getattr(game, "position_columns", None)
+    if declared is None:
+        declared = tuple(game.categorical_columns().get("seats", {}))
+    return [c for c in declared if c in columns]
+
+
 def summary(run: str | Path, root: str | Path = DEFAULT_ROOT) -> dict[str, pl.DataFrame]:
-    """Win rate with 95% Wilson intervals per player and per seat (per variant)."""
+    """Win rates with 95% intervals clustered by deal: per player, per seat and per start position.
+
+    Tables (each from ``simlab.core.schema.summary_table``): ``players`` (per variant and
+    player), ``seats`` (per variant, ``n_players`` and seat) and, for each start-position
+    column of the game (``position_columns``, e.g. a colour), ``position:<column>`` (per
+    variant, ``n_players`` and position). Win rates are the mean ``win_share`` (shared wins
+    split); the seatings of one deal share its seed, so intervals are deal-clustered (Wilson on
+    the effective number of games; see ``simlab.analysis.seat_win_rates``).
+    """
     from simlab.core.schema import summary_table
 
-    seats = load(run, root)["seats"].select("variant", "player", "seat", "win_share", "score").collect()
-    return {
+    path = resolve_run(run, root)
+    tables = load(path)
+    seats = tables["seats"]
+    names = seats.collect_schema().names()
+    positions = position_columns(manifest(path).get("game"), names)
+    seats = seats.select("variant", "game", "player", "seat", "win_share", "score", *positions).collect()
+    seats = seats.with_columns([pl.col(c).cast(pl.Utf8) for c in ("variant", "player", *positions)])
+    games = tables["games"]
+    gcols = [c for c in ("deal", "n_players") if c in games.collect_schema().names()]
+    if gcols:
+        g = games.select("variant", "game", *gcols).collect().with_columns(pl.col("variant").cast(pl.Utf8))
+        seats = seats.join(g, on=["variant", "game"], how="left")
+    if "n_players" not in seats.columns:
+        seats = seats.with_columns(pl.len().over("variant", "game").cast(pl.Int64).alias("n_players"))
+    out = {
         "players": summary_table(seats, ("variant", "player")),
-        "seats": summary_table(seats, ("variant", "seat")),
+        "seats": summary_table(seats, ("seat", "n_players", "variant")),  # sorted by variant, n_players, seat
     }
+    for c in positions:
+        out[f"position:{c}"] = summary_table(seats, (c, "n_players", "variant"))
+    return out
