@@ -55,7 +55,7 @@ def load(run: str | Path, root: str | Path = DEFAULT_ROOT) -> dict[str, pl.LazyF
             continue
         for file in files:
             check_shard_file(file)
-        frame = pl.scan_parquet(files)
+        frame = pl.scan_parquet(files, glob=False)  # names are paths, not patterns ("[x]" is a name)
         for variant, stop in (man.get("stop") or {}).items():
             frame = frame.filter((pl.col("variant") != variant) | (pl.col("game") < int(stop["stop_at"])))
         out[table] = frame

@@ -238,7 +238,7 @@ def _run_locked(spec: ExperimentSpec, plan: Plan, path: Path, store: RunStore, m
                     manifest["shards_done"][variant.name].append(si)
                 tracker = trackers[vi]
                 if tracker is not None:
-                    seats = pl.read_parquet(store.shard_path("seats", variant.name, si))
+                    seats = pl.read_parquet(store.shard_path("seats", variant.name, si), glob=False)
                     tracker.add(lo, hi, segment_sums(tracker.rule, seats, plan.check_every))
             else:
                 if not fresh:
