@@ -5,55 +5,41 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.games.sentient.data import TYPES
+from simlab.core.kernels import winner_mask
+from simlab.games.sentient.columns import (
+    G_N_WINNERS,
+    G_RESHUFFLES,
+    G_SWEEPS,
+    G_TURNS,
+    G_WINNER_MASK,
+    S_CARD_VP,
+    S_CARDS0,
+    S_FIRST_IN_ROUND1,
+    S_INVESTOR_VP,
+    S_INVESTORS,
+    S_INVESTORS0,
+    S_RANK,
+    S_ROUND_VP0,
+    S_SECOND_VP,
+    S_START_INVESTOR,
+    S_TOTAL,
+    S_WINNER,
+    T_BLOCK_LEFT,
+    T_BLOCK_RIGHT,
+    T_CARD,
+    T_COLUMN,
+    T_INFLUENCE,
+    T_POINTS,
+    T_ROUND,
+    T_SEAT,
+    T_SLOT,
+    T_TURN,
+    T_TYPE,
+    TAKES_PER_SEAT,
+)
 from simlab.games.sentient.players import KIND_GREEDY, NEEDS_LEGAL, SCRATCH, choose_action, greedy_action
 from simlab.games.sentient.rules import N_ACTIONS, apply_action, investor_count, legal_actions, new_log, setup
 from simlab.games.sentient.state import N_ROUNDS, N_TYPES, STATE_DTYPE
-
-# Columns of the per-game output.
-G_TURNS, G_RESHUFFLES, G_SWEEPS, G_N_WINNERS, G_WINNER_MASK = range(5)
-N_GAME_COLS = 5
-# Columns of the per-seat output (one row per game and seat).
-(
-    S_TOTAL,
-    S_CARD_VP,
-    S_SECOND_VP,
-    S_INVESTOR_VP,
-    S_RANK,
-    S_WINNER,
-    S_INVESTORS,
-    S_START_INVESTOR,
-    S_FIRST_IN_ROUND1,
-) = range(9)
-S_CARDS0 = 9  # cards owned per type (5 columns)
-S_ROUND_VP0 = S_CARDS0 + N_TYPES  # card VP per round (3 columns)
-S_INVESTORS0 = S_ROUND_VP0 + N_ROUNDS  # investor tokens held per type (5 columns)
-N_SEAT_COLS = S_INVESTORS0 + N_TYPES
-
-# Columns of the takes event table (one row per card bought).
-(T_SEAT, T_ROUND, T_TURN, T_CARD, T_TYPE, T_COLUMN, T_SLOT, T_BLOCK_LEFT, T_BLOCK_RIGHT, T_INFLUENCE,
- T_POINTS) = range(11)
-N_TAKE_COLS = 11
-TAKE_COLUMNS = ["seat", "round", "turn", "card", "type", "column", "slot", "block_left", "block_right",
-                "influence", "points"]
-TAKES_PER_SEAT = 12
-
-GAME_COLUMNS = ["turns", "reshuffles", "sweeps", "n_winners", "winner_mask"]
-SEAT_COLUMNS = [
-    "score",
-    "card_vp",
-    "second_place_vp",
-    "investor_vp",
-    "rank",
-    "winner",
-    "investors",
-    "start_investor",
-    "first_in_round1",
-    *[f"cards_{t}" for t in TYPES],
-    *[f"round{r + 1}_card_vp" for r in range(N_ROUNDS)],
-    *[f"investors_{t}" for t in TYPES],
-]
-assert len(GAME_COLUMNS) == N_GAME_COLS and len(SEAT_COLUMNS) == N_SEAT_COLS and len(TAKE_COLUMNS) == N_TAKE_COLS
 
 
 @njit(cache=True)
@@ -97,12 +83,7 @@ def write_results(s, i: int, out_games, out_seats) -> None:
     out_games[i, G_TURNS] = s.n_turns
     out_games[i, G_RESHUFFLES] = s.n_reshuffles
     out_games[i, G_SWEEPS] = s.n_sweeps
-    nw = 0
-    mask = 0
-    for p in range(n):
-        if s.winner[p]:
-            nw += 1
-            mask |= 1 << p
+    nw, mask = winner_mask(s.winner, n)
     out_games[i, G_N_WINNERS] = nw
     out_games[i, G_WINNER_MASK] = mask
     for p in range(n):
@@ -121,7 +102,6 @@ def write_results(s, i: int, out_games, out_seats) -> None:
             out_seats[r, S_INVESTORS0 + t] = s.investors_held[p, t]
         for k in range(N_ROUNDS):
             out_seats[r, S_ROUND_VP0 + k] = s.round_vp[p, k]
-
 
 
 @njit(cache=True)
@@ -143,3 +123,12 @@ def write_takes(s, i: int, cards, out_takes) -> None:
             out_takes[r, T_BLOCK_RIGHT] = (s.owned_block[p, k] >> 1) & 1
             out_takes[r, T_INFLUENCE] = s.owned_influence[p, k]
             out_takes[r, T_POINTS] = s.owned_points[p, k]
+
+
+@njit(cache=True)
+def py_results(s_arr, cards, inv, opts, out_games, out_seats, out_takes) -> None:
+    """A finished game's rows (row 0 of each array; takes only when ``out_takes`` has rows)."""
+    s = s_arr[0]
+    write_results(s, 0, out_games, out_seats)
+    if out_takes.shape[0] > 0:
+        write_takes(s, 0, cards, out_takes)

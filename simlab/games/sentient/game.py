@@ -7,20 +7,20 @@ from typing import Any
 
 import numpy as np
 
-from simlab.core.errors import DataError, SimlabError
-from simlab.core.game import BuiltinPlayer, Game
-from simlab.core.options import resolve_options
-from simlab.games.sentient import batch as batch_mod
+from simlab.core.compiled import CompiledGame, EventTable, Kernels, Observation
+from simlab.core.errors import DataError
 from simlab.games.sentient import render
+from simlab.games.sentient.batch import play_games, py_results
+from simlab.games.sentient.columns import GAME_COLUMNS, SEAT_COLUMNS, TAKE_COLUMNS, TAKES_PER_SEAT
 from simlab.games.sentient.data import TYPES, SentientData, load_data
-from simlab.games.sentient.players import BUILTIN_PLAYERS, SCRATCH, choose_action
+from simlab.games.sentient.players import BUILTIN_PLAYERS, py_choose
 from simlab.games.sentient.rules import (
     ACT_PASS,
     ACT_PASS_NO_SWEEP,
+    LOG_WIDTH,
     N_ACTIONS,
     card_table,
     decode_buy,
-    new_log,
     option_array,
     py_setup,
     py_step,
@@ -81,39 +81,22 @@ def decode_action(action: int) -> Buy:
     return Buy(col, slot, bool(bl), bool(br), infl)
 
 
-class SentientObservation:
+class SentientObservation(Observation):
     """What a Python player sees on its turn.
 
     Attributes: ``seat``, ``round``, ``legal`` (action codes), ``state`` (a copy of the state
     record with the deck order hidden), ``rules``. Helpers: ``decode(a)``, ``describe(a)``,
-    ``render()``, ``card(index)`` (the printed card of a card index), ``dice``, ``factory``.
+    ``render()``, ``menu()`` (the legal actions as a tree of choices: pass, or a card, then a
+    slot, then blocks, then influence), ``card(index)`` (the printed card of a card index),
+    ``dice``, ``factory``.
     """
 
-    def __init__(self, game: SentientGame, rules: SentientRules, state: np.ndarray, legal: list[int]) -> None:
-        self._game = game
-        self.rules = rules
-        self._state = state
-        self.legal = legal
-
-    @property
-    def seat(self) -> int:
-        """The seat to act (this player's)."""
-        rec = self._state[0]
-        return int(rec["order"][rec["turn"]])
+    rules: SentientRules
 
     @property
     def round(self) -> int:
         """The round, 1-3."""
         return int(self._state[0]["round"])
-
-    @property
-    def state(self) -> np.void:
-        """A copy of the state record; the deck is sorted so its order is not revealed."""
-        copy = self._state.copy()[0]
-        n = int(copy["deck_n"])
-        copy["deck"][:n] = np.sort(copy["deck"][:n])
-        copy["rng_key"][:] = 0
-        return copy
 
     @property
     def dice(self) -> list[int]:
@@ -133,31 +116,35 @@ class SentientObservation:
         """The parts of an action code."""
         return decode_action(action)
 
-    def describe(self, action: int) -> str:
-        """A one-line description of an action."""
-        return self._game.describe_action(self.rules, self._state, action)
 
-    def render(self) -> str:
-        """The position as text, from this seat's view."""
-        return self._game.render(self.rules, self._state, self.seat)
-
-    def menu(self) -> list[tuple[str, Any]]:
-        """The legal actions as a tree of choices: pass, or a card, then a slot, then blocks, then influence.
-
-        Each entry is ``(label, choice)``; a choice is an action code or a further menu.
-        """
-        return render.action_menu(self.rules, self._state[0], self.legal)
-
-
-class SentientGame(Game):
+class SentientGame(CompiledGame):
     """Sentient (Renegade, 2017): robots calibrate dice networks; investors reward majorities."""
 
     name = "sentient"
     title = "Sentient"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    max_actions = N_ACTIONS
     summary = "dice networks calibrated by robot cards; investor majorities (2-4 players, 3 rounds)"
+    kernels = Kernels(
+        state_dtype=STATE_DTYPE,
+        max_actions=N_ACTIONS,
+        log_width=LOG_WIDTH,
+        rule_args=("cards", "inv", "opts"),
+        setup=py_setup,
+        step=py_step,
+        choose=py_choose,
+        batch=play_games,
+        results=py_results,
+        game_columns=GAME_COLUMNS,
+        seat_columns=SEAT_COLUMNS,
+        events=(
+            EventTable("takes", "one row per card bought: seat, round, turn, card, type, column, slot, blocks, "
+                                "influence assistants, points it scored", TAKE_COLUMNS, TAKES_PER_SEAT),
+        ),
+    )
+    renderer = render
+    players = BUILTIN_PLAYERS
+    observation_class = SentientObservation
 
     # ---- content and rules
     def load_default_data(self) -> SentientData:
@@ -167,138 +154,41 @@ class SentientGame(Game):
         """The bundled data set (loaded once)."""
         return super().default_data()
 
-    def option_table(self) -> dict[str, Any]:
-        return self.default_data().options
-
-    def ruleset(self, n_players: int, options: dict[str, Any] | None = None, data: Any = None) -> SentientRules:
-        data = data or self.default_data()
-        values = resolve_options(data.options, options)
-        opts = option_array(values)
+    def build_rules(self, n_players: int, data: SentientData, options: dict[str, Any]) -> SentientRules:
+        opts = option_array(options)
         cards = card_table(data.card_array, opts)
         inv = -np.ones((4, 8), dtype=np.int8)
         inv[:3, :5] = data.round_investor_array
         start = data.starting_investor_array[:8]
         inv[3, : len(start)] = start
-        needed = cards_needed(n_players, values)
+        needed = cards_needed(n_players, options)
         if data.deck_size < needed:
             raise DataError(
                 data.cards_file, None, None,
                 f"{data.deck_size} cards; {n_players} players with these options need {needed} "
                 "(or the factory could run dry)",
             )
-        return SentientRules(n_players, data, values, opts, cards, inv)
+        return SentientRules(n_players, data, options, opts, cards, inv)
 
-    # ---- one game, step by step
-    def new_game(self, rules: SentientRules, seed: int, log: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        state = np.zeros(1, dtype=STATE_DTYPE)
-        legal = np.empty(N_ACTIONS, dtype=np.int64)
-        n = py_setup(state, np.uint64(seed), rules.n_players, rules.cards, rules.inv, rules.opts, log, legal)
-        return state, legal[:n]
-
-    def step(self, rules: SentientRules, state: np.ndarray, action: int, log: np.ndarray,
-             out: np.ndarray | None = None) -> np.ndarray:
-        legal = np.empty(N_ACTIONS, dtype=np.int64) if out is None else out
-        n = py_step(state, int(action), rules.cards, rules.inv, rules.opts, log, legal)
-        return legal[:n]
+    def hide(self, state: np.ndarray, seat: int) -> np.ndarray:
+        """A copy of the state with the deck order and the random streams' keys hidden."""
+        copy = state.copy()
+        rec = copy[0]
+        n = int(rec["deck_n"])
+        rec["deck"][:n] = np.sort(rec["deck"][:n])
+        rec["rng_key"][:] = 0
+        return copy
 
     def current_player(self, state: np.ndarray) -> int:
         rec = state[0]
         return int(rec["order"][rec["turn"]])
 
-    def is_over(self, state: np.ndarray) -> bool:
-        return bool(state[0]["over"])
-
-    def new_log(self, capacity: int) -> np.ndarray:
-        return new_log(capacity)
-
-    # ---- results
-    def result_arrays(self, rules: SentientRules, state: np.ndarray, record: tuple[str, ...] = ()) -> dict:
-        cols = self.batch_columns(rules)
-        n = rules.n_players
-        out = {
-            "games": np.zeros((1, len(cols["games"])), dtype=np.int32),
-            "seats": np.zeros((n, len(cols["seats"])), dtype=np.int32),
-        }
-        batch_mod.write_results(state[0], 0, out["games"], out["seats"])
-        if "takes" in record:
-            out["takes"] = np.zeros((n * batch_mod.TAKES_PER_SEAT, len(cols["takes"])), dtype=np.int32)
-            batch_mod.write_takes(state[0], 0, rules.cards, out["takes"])
-        return out
-
-    def event_tables(self) -> dict[str, str]:
-        return {"takes": "one row per card bought: seat, round, turn, card, type, column, slot, blocks, "
-                         "influence assistants, points it scored"}
-
     def categorical_columns(self) -> dict[str, dict[str, list[str]]]:
         return {"seats": {"start_investor": list(TYPES)}, "takes": {"type": list(TYPES)}}
-
-    # ---- players
-    def builtin_players(self) -> dict[str, BuiltinPlayer]:
-        return BUILTIN_PLAYERS
-
-    def compiled_action(self, rules: SentientRules, state: np.ndarray, kind: int, params: np.ndarray,
-                        legal: np.ndarray) -> int:
-        scratch = np.empty(SCRATCH)
-        return int(choose_action(kind, params, state, legal, len(legal), rules.cards, rules.inv, rules.opts, scratch))
-
-    def observation(self, rules: SentientRules, state: np.ndarray, legal: list[int]) -> SentientObservation:
-        return SentientObservation(self, rules, state, legal)
-
-    def play_batch(self, rules: SentientRules, seeds: np.ndarray, kinds: np.ndarray, params: np.ndarray,
-                   lineup: np.ndarray, record: tuple[str, ...] = ()) -> dict[str, np.ndarray]:
-        unknown = set(record) - set(self.event_tables())
-        if unknown:
-            raise SimlabError(f"sentient records no event table '{sorted(unknown)[0]}' (tables: takes)")
-        cols = self.batch_columns(rules)
-        n = len(seeds)
-        out = {
-            "games": np.zeros((n, len(cols["games"])), dtype=np.int32),
-            "seats": np.zeros((n * rules.n_players, len(cols["seats"])), dtype=np.int32),
-        }
-        n_takes = n * rules.n_players * batch_mod.TAKES_PER_SEAT if "takes" in record else 0
-        takes = np.zeros((n_takes, len(cols["takes"])), dtype=np.int32)
-        batch_mod.play_games(
-            np.ascontiguousarray(seeds, dtype=np.uint64),
-            rules.n_players,
-            np.ascontiguousarray(kinds, dtype=np.int64),
-            np.ascontiguousarray(params, dtype=np.float64),
-            np.ascontiguousarray(lineup, dtype=np.int64),
-            rules.cards,
-            rules.inv,
-            rules.opts,
-            out["games"],
-            out["seats"],
-            takes,
-        )
-        if "takes" in record:
-            out["takes"] = takes
-        return out
-
-    def batch_columns(self, rules: SentientRules) -> dict[str, list[str]]:
-        return {"games": batch_mod.GAME_COLUMNS, "seats": batch_mod.SEAT_COLUMNS, "takes": batch_mod.TAKE_COLUMNS}
-
-    # ---- text
-    def describe_action(self, rules: SentientRules, state: np.ndarray, action: int) -> str:
-        return render.describe_action(rules, state[0], action)
-
-    def render(self, rules: SentientRules, state: np.ndarray, seat: int | None = None) -> str:
-        return render.render_state(rules, state[0], seat)
-
-    def trace_events(self, rules: SentientRules, log: np.ndarray) -> list[dict[str, Any]]:
-        return render.log_to_events(rules, log)
-
-    def start_event(self, rules: SentientRules, state: np.ndarray, players: list[str], game_index: int) -> dict:
-        return render.start_event(rules, state[0], players, game_index)
-
-    def final_event(self, rules: SentientRules, state: np.ndarray) -> dict[str, Any]:
-        return render.final_event(rules, state[0])
 
     def describe_turn(self, rules: SentientRules, state: np.ndarray) -> str:
         rec = state[0]
         return f"round {int(rec['round'])}, turn {int(rec['n_turns']) + 1}"
-
-    def log_lines(self, events: list[dict[str, Any]]) -> list[str]:
-        return render.log_lines(events)
 
 
 assert N_ROUNDS == 3 and len(TYPES) == 5 and STREAM_SEAT0 == 4

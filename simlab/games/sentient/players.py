@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from simlab.core.game import BuiltinPlayer
+from simlab.core.kernels import next_u64, shuffle
 from simlab.core.rng import below, derive_key
 from simlab.games.sentient.data import CARD_LEFT, CARD_RIGHT, CARD_TYPE
 from simlab.games.sentient.rules import (
@@ -25,7 +26,6 @@ from simlab.games.sentient.rules import (
     encode_buy,
     legal_actions,
     new_log,
-    next_u64,
     points,
     wrap_die,
 )
@@ -412,11 +412,7 @@ def _determinize(g, s, p: int) -> None:
         if k != STREAM_SEAT0 + p:
             g.rng_key[k] = derive_key(base, np.uint64(k))
             g.rng_ctr[k] = 0
-    for i in range(g.deck_n - 1, 0, -1):
-        j = below(next_u64(g, STREAM_DICE), i + 1)
-        tmp = g.deck[i]
-        g.deck[i] = g.deck[j]
-        g.deck[j] = tmp
+    shuffle(g, STREAM_DICE, g.deck, g.deck_n)
 
 
 @njit(cache=True)
@@ -526,3 +522,9 @@ def choose_action(kind: int, params, s_arr, legal, n_legal: int, cards, inv, opt
         return mc_action(params, s_arr, cards, inv, opts)
     return heuristic_action(kind, params, s, cards, opts, scores)
 
+
+@njit(cache=True)
+def py_choose(kind: int, params, s_arr, legal, n_legal: int, cards, inv, opts) -> int:
+    """``choose_action`` with its own scratch room (the choose kernel of the compiled-game contract)."""
+    scratch = np.empty(SCRATCH)
+    return choose_action(kind, params, s_arr, legal, n_legal, cards, inv, opts, scratch)

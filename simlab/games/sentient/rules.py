@@ -17,7 +17,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.core.rng import below, derive_key, u64_at
+from simlab.core import kernels
+from simlab.core.kernels import log_event, next_u64, rank_seats, shuffle
+from simlab.core.rng import below, derive_key
 from simlab.games.sentient.data import (
     CARD_COND,
     CARD_IN_DECK,
@@ -91,7 +93,7 @@ def option_array(values: dict) -> np.ndarray:
 @njit(cache=True)
 def new_log(capacity: int) -> np.ndarray:
     """An event log with room for ``capacity`` events (0: record nothing)."""
-    return np.zeros((capacity + 1, LOG_WIDTH), dtype=np.int32)
+    return kernels.new_log(capacity, LOG_WIDTH)
 
 
 # ---------------------------------------------------------------- small helpers
@@ -114,14 +116,6 @@ def decode_buy(action: int) -> tuple[int, int, int, int, int]:
     block_left = x % 2
     x //= 2
     return x // N_SLOTS, x % N_SLOTS, block_left, block_right, influence
-
-
-@njit(cache=True, inline="always")
-def next_u64(s, stream: int) -> np.uint64:
-    """The next value of one of the state's random streams."""
-    c = s.rng_ctr[stream]
-    s.rng_ctr[stream] = c + np.uint64(1)
-    return u64_at(s.rng_key[stream], c)
 
 
 @njit(cache=True, inline="always")
@@ -219,29 +213,7 @@ def points(cards, c: int, left: int, right: int) -> int:
     return cards[c, PTS0 + left * 7 + right]
 
 
-@njit(cache=True, inline="always")
-def _event(log, code: int) -> int:
-    """Reserve a log row for an event; -1 when the log records nothing or is full."""
-    n = log[0, 0]
-    if n + 1 >= log.shape[0]:
-        if log.shape[0] > 1:
-            log[0, 1] = 1
-        return -1
-    log[0, 0] = n + 1
-    log[n + 1, 0] = code
-    return n + 1
-
-
 # ---------------------------------------------------------------- deck
-
-
-@njit(cache=True)
-def _shuffle(s, arr, n: int, stream: int) -> None:
-    for i in range(n - 1, 0, -1):
-        j = below(next_u64(s, stream), i + 1)
-        tmp = arr[i]
-        arr[i] = arr[j]
-        arr[j] = tmp
 
 
 @njit(cache=True)
@@ -255,10 +227,10 @@ def _reshuffle(s, log) -> None:
         s.deck[i] = s.discard[i]
     n_new = s.discard_n
     s.discard_n = 0
-    _shuffle(s, s.deck, n_new, STREAM_RESHUFFLE)
+    shuffle(s, STREAM_RESHUFFLE, s.deck, n_new)
     s.deck_n += n_new
     s.n_reshuffles += 1
-    e = _event(log, EV_RESHUFFLE)
+    e = log_event(log, EV_RESHUFFLE)
     if e >= 0:
         log[e, 1] = s.round
         log[e, 2] = s.deck_n
@@ -307,7 +279,7 @@ def setup(s, seed: np.uint64, n_players: int, cards, inv, opts, log) -> None:
         s.deck[i] = i
     s.deck_n = n_cards
     s.discard_n = 0
-    _shuffle(s, s.deck, n_cards, STREAM_SETUP)
+    shuffle(s, STREAM_SETUP, s.deck, n_cards)
     # Cards taken out of the deck (ablation) are skipped after the shuffle, so the others
     # keep their order: a game with and without a card stays paired card for card.
     kept = 0
@@ -325,7 +297,7 @@ def setup(s, seed: np.uint64, n_players: int, cards, inv, opts, log) -> None:
     sections = s.scratch
     for i in range(n_start):
         sections[i] = inv[3, i]
-    _shuffle(s, sections, n_start, STREAM_SETUP)
+    shuffle(s, STREAM_SETUP, sections, n_start)
     for p in range(s.order.shape[0]):
         s.owned_n[p] = 0
         s.card_vp[p] = 0
@@ -346,7 +318,7 @@ def setup(s, seed: np.uint64, n_players: int, cards, inv, opts, log) -> None:
         s.investors_held[p, sections[p]] = 1
         s.order[p] = p
     # Step 7: turn-order markers shuffled into the first stack.
-    _shuffle(s, s.order, n_players, STREAM_SETUP)
+    shuffle(s, STREAM_SETUP, s.order, n_players)
     s.first_seat = s.order[0]
     start_round(s, cards, inv, opts, log)
 
@@ -360,7 +332,7 @@ def start_round(s, cards, inv, opts, log) -> None:
     for i in range(N_INVESTORS):
         s.investors[i] = inv[s.round - 1, i]
     if not opts[OPT_INVESTORS_TYPE_ORDER]:
-        _shuffle(s, s.investors, N_INVESTORS, STREAM_LAYOUT)
+        shuffle(s, STREAM_LAYOUT, s.investors, N_INVESTORS)
     for p in range(s.order.shape[0]):
         s.passed[p] = 0
         s.pass_seq[p] = -1
@@ -380,7 +352,7 @@ def start_round(s, cards, inv, opts, log) -> None:
             s.round_dice[p, d] = s.dice[p, d]
     s.n_passed = 0
     s.turn = 0
-    e = _event(log, EV_ROUND_START)
+    e = log_event(log, EV_ROUND_START)
     if e >= 0:
         log[e, 1] = s.round
         for p in range(4):
@@ -464,7 +436,7 @@ def _buy(s, p: int, action: int, cards, opts, log) -> None:
     s.owned_points[p, i] = 0
     s.owned_n[p] += 1
     s.type_count[p, cards[c, CARD_TYPE]] += 1
-    e = _event(log, EV_TAKE)
+    e = log_event(log, EV_TAKE)
     if e >= 0:
         log[e, 1] = s.round
         log[e, 2] = p
@@ -501,7 +473,7 @@ def _pass(s, p: int, want_sweep: bool, opts, log) -> None:
                 s.factory[c] = -1
             for c in range(N_COLUMNS):
                 s.factory[c] = draw_card(s, opts, log)
-    e = _event(log, EV_PASS)
+    e = log_event(log, EV_PASS)
     if e >= 0:
         log[e, 1] = s.round
         log[e, 2] = p
@@ -567,7 +539,7 @@ def award_investors(s, opts, log) -> None:
             s.investors_held[winner, s.investors[pos]] += 1
         if runner >= 0:
             s.second_vp[runner] += 1
-        e = _event(log, EV_INVESTOR)
+        e = log_event(log, EV_INVESTOR)
         if e >= 0:
             log[e, 1] = s.round
             log[e, 2] = pos
@@ -605,7 +577,7 @@ def end_round(s, cards, inv, opts, log) -> None:
                     s.owned_points[p, i] = pts
             s.card_vp[p] += pts
             s.round_vp[p, r - 1] += pts
-            e = _event(log, EV_CARD_SCORED)
+            e = log_event(log, EV_CARD_SCORED)
             if e >= 0:
                 log[e, 1] = r
                 log[e, 2] = p
@@ -618,7 +590,7 @@ def end_round(s, cards, inv, opts, log) -> None:
     # The next round's stack: the last to pass is on top (R29).
     for t in range(n):
         s.order[t] = s.pass_seq[n - 1 - t]
-    e = _event(log, EV_ROUND_END)
+    e = log_event(log, EV_ROUND_END)
     if e >= 0:
         log[e, 1] = r
         for t in range(4):
@@ -647,13 +619,11 @@ def final_scoring(s) -> None:
             v += s.investors_held[p, t] * s.type_count[p, t]
         s.investor_vp[p] = v
         s.total[p] = s.card_vp[p] + s.second_vp[p] + v
+    keys = np.empty((n, 2), dtype=np.int64)  # total, then investor tokens held (R43)
     for p in range(n):
-        better = 0
-        for q in range(n):
-            if _finishes_before(s, q, p):
-                better += 1
-        s.rank[p] = better + 1
-        s.winner[p] = 1 if better == 0 else 0
+        keys[p, 0] = s.total[p]
+        keys[p, 1] = investor_count(s, p)
+    rank_seats(keys, n, s.rank, s.winner)
     s.round = N_ROUNDS + 1
     s.over = 1
 
@@ -665,13 +635,6 @@ def investor_count(s, p: int) -> int:
     for t in range(N_TYPES):
         tot += s.investors_held[p, t]
     return tot
-
-
-@njit(cache=True, inline="always")
-def _finishes_before(s, q: int, p: int) -> bool:
-    if s.total[q] != s.total[p]:
-        return s.total[q] > s.total[p]
-    return investor_count(s, q) > investor_count(s, p)
 
 
 # ---------------------------------------------------------------- entry points for Python

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simlab.core.kernels import winner_mask
 from simlab.games.smartphone.columns import (
     G_N_WINNERS,
     G_RETAILERS,
@@ -74,12 +75,7 @@ def play_games(seeds, n_players: int, kinds, params, lineup, tables, out_games, 
 def write_results(s, T, i: int, out_games, out_seats) -> None:
     """Copy a finished game's results into row i of the output arrays."""
     n = s.n_players
-    nw = 0
-    mask = 0
-    for p in range(n):
-        if s.winner[p]:
-            nw += 1
-            mask |= 1 << p
+    nw, mask = winner_mask(s.winner, n)
     out_games[i, G_N_WINNERS] = nw
     out_games[i, G_WINNER_MASK] = mask
     out_games[i, G_STEPS] = s.n_steps
@@ -120,3 +116,9 @@ def write_results(s, T, i: int, out_games, out_seats) -> None:
         out_seats[r, S_FIRST] = s.first_count[p]
         for k in range(N_ROUNDS):
             out_seats[r, S_ROUND_VP0 + k] = s.round_vp[p, k]
+
+
+@njit(cache=True)
+def py_results(s_arr, tables, out_games, out_seats) -> None:
+    """A finished game's rows (row 0 of each array)."""
+    write_results(s_arr[0], tables[0], 0, out_games, out_seats)

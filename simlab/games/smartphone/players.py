@@ -26,7 +26,8 @@ import numpy as np
 from numba import njit
 
 from simlab.core.game import BuiltinPlayer
-from simlab.core.rng import below, derive_key, u64_at
+from simlab.core.kernels import next_u64, shuffle
+from simlab.core.rng import below, derive_key
 from simlab.games.smartphone.rules import (
     A_ARR,
     A_DONE,
@@ -85,12 +86,12 @@ from simlab.games.smartphone.rules import (
     hand_placed,
     has,
     legal_actions,
+    new_log,
     nfc_range,
     place_upgrade,
     region_cost,
     research_need,
     set_arrangement,
-    shuffle,
     slot_taken,
     visible,
 )
@@ -625,10 +626,7 @@ def needs_legal(kind: int, d: int) -> bool:
 @njit(cache=True)
 def random_action(s, p: int, legal, n_legal: int) -> int:
     """Uniform over the legal actions, from the seat's own stream."""
-    stream = STREAM_SEAT0 + p
-    c = s.rng_ctr[stream]
-    s.rng_ctr[stream] = c + np.uint64(1)
-    return legal[below(u64_at(s.rng_key[stream], c), n_legal)]
+    return legal[below(next_u64(s, STREAM_SEAT0 + p), n_legal)]
 
 
 @njit(cache=True)
@@ -642,7 +640,7 @@ def mc_arrangement(s_arr, T, p: int, prm) -> int:
     idx = np.empty(k, dtype=np.int64)
     n_c = best_arrangements(s, T, p, prm, k, elig, idx)
     legal = np.empty(N_ACTIONS, dtype=np.int64)
-    log = np.zeros((1, 12), dtype=np.int32)
+    log = new_log(0)
     stream = STREAM_SEAT0 + p
     best = -1e18
     best_arr = idx[0]
@@ -698,8 +696,11 @@ def choose_action(kind: int, prm, s_arr, T, legal, n_legal: int) -> int:
 
 
 @njit(cache=True)
-def py_choose(kind: int, prm, state, tables, legal, n_legal: int) -> int:
-    """``choose_action`` from Python: the state and table arrays rather than records."""
+def py_choose(kind: int, prm, state, legal, n_legal: int, tables) -> int:
+    """``choose_action`` from Python: the state and table arrays rather than records.
+
+    The choose kernel of the compiled-game contract (``legal`` has room for ``N_ACTIONS``).
+    """
     T = tables[0]
     if needs_legal(kind, state[0].pending) and n_legal == 0:
         n_legal = legal_actions(state[0], T, legal)
