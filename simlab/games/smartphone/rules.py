@@ -34,7 +34,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.core.rng import below, derive_key, u64_at
+from simlab.core import kernels
+from simlab.core.kernels import log_event, next_u64, rank_seats, shuffle
+from simlab.core.rng import below, derive_key
 from simlab.games.smartphone.state import (
     D_ARRANGE,
     D_GAMEPAD,
@@ -151,7 +153,7 @@ LOG_WIDTH = 12  # kind, round, phase, seat, then 8 arguments
 @njit(cache=True)
 def new_log(capacity: int) -> np.ndarray:
     """An event log with room for ``capacity`` events (0: record nothing)."""
-    return np.zeros((capacity + 1, LOG_WIDTH), dtype=np.int32)
+    return kernels.new_log(capacity, LOG_WIDTH)
 
 
 @njit(cache=True)
@@ -160,13 +162,10 @@ def emit(log, s, kind: int, seat: int, a: int = 0, b: int = 0, c: int = 0, d: in
     """Append one event (dropped, with ``log[0, 1]`` set, when the log is full)."""
     if log.shape[0] <= 1:
         return
-    n = log[0, 0] + 1
-    if n >= log.shape[0]:
-        log[0, 1] = 1
+    n = log_event(log, kind)
+    if n < 0:
         return
-    log[0, 0] = n
     row = log[n]
-    row[0] = kind
     row[1] = s.round
     row[2] = s.phase
     row[3] = seat
@@ -181,14 +180,6 @@ def emit(log, s, kind: int, seat: int, a: int = 0, b: int = 0, c: int = 0, d: in
 
 
 # ---------------------------------------------------------------- small helpers
-
-
-@njit(cache=True, inline="always")
-def next_u64(s, stream: int) -> np.uint64:
-    """The next value of one of the state's random streams."""
-    c = s.rng_ctr[stream]
-    s.rng_ctr[stream] = c + np.uint64(1)
-    return u64_at(s.rng_key[stream], c)
 
 
 @njit(cache=True, inline="always")
@@ -417,16 +408,6 @@ def place_upgrade(s, T, p: int, h: int, k: int, o: int, log) -> None:
 
 
 # ---------------------------------------------------------------- set-up (S5-S10)
-
-
-@njit(cache=True)
-def shuffle(s, stream: int, a, n: int) -> None:
-    """Fisher-Yates shuffle of a[:n] from a chance stream."""
-    for i in range(n - 1, 0, -1):
-        j = below(next_u64(s, stream), i + 1)
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
 
 
 @njit(cache=True)
@@ -848,28 +829,17 @@ def final_scoring(s, T, log) -> None:
             s.retailer_vp[q] += T.retailer_vp[tile, s.retailer_side[r], k]
     for p in range(n):
         s.total[p] = s.vp[p] + s.patent_vp[p] + s.retailer_vp[p]
+    keys = np.empty((n, 3), dtype=np.int64)  # most VP, then technologies, then patents
     for p in range(n):
-        rank = 1
-        for q in range(n):
-            if q != p and better(s, q, p):
-                rank += 1
-        s.rank[p] = rank
-        s.winner[p] = rank == 1
+        keys[p, 0] = s.total[p]
+        keys[p, 1] = s.n_techs[p]
+        keys[p, 2] = s.n_patents[p]
+    rank_seats(keys, n, s.rank, s.winner)
     for p in range(n):
         emit(log, s, EV_FINAL, p, s.total[p], s.vp[p], s.patent_vp[p], s.retailer_vp[p], s.rank[p], s.winner[p])
     s.over = 1
     s.pending = D_NONE
     s.phase = 8
-
-
-@njit(cache=True)
-def better(s, a: int, b: int) -> bool:
-    """Whether seat a finishes strictly ahead of seat b (S53)."""
-    if s.total[a] != s.total[b]:
-        return s.total[a] > s.total[b]
-    if s.n_techs[a] != s.n_techs[b]:
-        return s.n_techs[a] > s.n_techs[b]
-    return s.n_patents[a] > s.n_patents[b]
 
 
 # ---------------------------------------------------------------- research (S29-S36)
