@@ -4,14 +4,23 @@ A game is a :class:`Game` subclass registered under its short name. Its rules li
 compiled kernels over a state record (one-element numpy structured array); this class is
 the thin Python face the driver, the batch runner, the CLI and the renderers use.
 
+Games register themselves: the built-in ones are the subpackages of ``simlab.games``, others
+come from the ``simlab.games`` entry-point group (see :func:`discover_games`); this module
+never imports a game. Kernel-based games build on :class:`simlab.core.compiled.CompiledGame`.
+
 A *ruleset* is what a set of games shares: the loaded data, the resolved options and the
 arrays the kernels read. It is built once by :meth:`Game.ruleset` and passed to every call.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+import warnings
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -185,10 +194,20 @@ class Game(ABC):
 
 
 _REGISTRY: dict[str, Game] = {}
+_DISCOVERED = False
+GAMES_PACKAGE = "simlab.games"  # built-in games: one subpackage each
+ENTRY_POINT_GROUP = "simlab.games"  # other packages' games
 
 
 def register(game: Game) -> Game:
-    """Add a game to the registry under ``game.name``."""
+    """Add a game to the registry under ``game.name`` (registering the same object again is a no-op).
+
+    Raises SimlabError when another game already has the name.
+    """
+    known = _REGISTRY.get(game.name)
+    if known is not None and known is not game:
+        raise SimlabError(f"two games are called '{game.name}': {type(known).__module__}.{type(known).__name__} "
+                          f"and {type(game).__module__}.{type(game).__name__}")
     _REGISTRY[game.name] = game
     return game
 
@@ -197,7 +216,7 @@ def get_game(name: str | Game) -> Game:
     """The registered game called ``name`` (a Game passes through)."""
     if isinstance(name, Game):
         return name
-    _load_builtin_games()
+    discover_games()
     if name not in _REGISTRY:
         known = ", ".join(sorted(_REGISTRY))
         raise SimlabError(f"unknown game '{name}' (known: {known})")
@@ -206,10 +225,52 @@ def get_game(name: str | Game) -> Game:
 
 def all_games() -> list[Game]:
     """Every registered game, by name."""
-    _load_builtin_games()
+    discover_games()
     return [_REGISTRY[k] for k in sorted(_REGISTRY)]
 
 
-def _load_builtin_games() -> None:
-    import simlab.games.sentient
-    import simlab.games.smartphone  # noqa: F401
+def register_object(obj: Any, source: str) -> None:
+    """Register what a game module or entry point provides.
+
+    ``obj`` is a :class:`Game` instance, a ``Game`` subclass (instantiated without
+    arguments), or a module, which either registered its game on import or has a ``GAME``
+    attribute holding one. ``source`` names where it came from, for error messages.
+    """
+    if isinstance(obj, Game):
+        register(obj)
+    elif isinstance(obj, type) and issubclass(obj, Game):
+        existing = [g for g in _REGISTRY.values() if type(g) is obj]
+        if not existing:
+            register(obj())
+    elif isinstance(obj, ModuleType):
+        game = getattr(obj, "GAME", None)
+        if isinstance(game, Game):
+            register(game)
+    else:
+        raise SimlabError(f"{source} is not a game: {obj!r} (expected a Game, a Game class or a module)")
+
+
+def discover_games() -> None:
+    """Register the built-in games (each subpackage of ``simlab.games``) and the entry-point group ``simlab.games``.
+
+    Runs once; a built-in package registers itself on import or holds its game in ``GAME``.
+    An entry point that fails to load is skipped with a warning, so one broken package
+    does not take every command down.
+    """
+    global _DISCOVERED
+    if _DISCOVERED:
+        return
+    _DISCOVERED = True
+    package = importlib.import_module(GAMES_PACKAGE)
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        if info.ispkg and not info.name.startswith("_"):
+            name = f"{GAMES_PACKAGE}.{info.name}"
+            register_object(importlib.import_module(name), name)
+    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+        source = f"entry point '{ep.name}' ({ep.value}) of group {ENTRY_POINT_GROUP}"
+        try:
+            obj = ep.load()
+        except Exception as exc:  # a third-party package's import error must not stop the others
+            warnings.warn(f"{source} failed to load: {exc}", stacklevel=2)
+            continue
+        register_object(obj, source)

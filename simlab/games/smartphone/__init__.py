@@ -4,3 +4,5 @@ from simlab.core.game import register
 from simlab.games.smartphone.game import SmartphoneGame
 
 GAME = register(SmartphoneGame())
+
+__all__ = ["GAME"]
