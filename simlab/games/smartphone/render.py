@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from simlab.games.smartphone.arrangements import ABBREV
+from simlab.games.smartphone.arrangements import ABBREV, arrangements
 from simlab.games.smartphone.data import BONUSES, EFFECTS, SYMBOLS, TECHNOLOGIES
 from simlab.games.smartphone.rules import (
     A_ARR,
@@ -24,6 +24,10 @@ from simlab.games.smartphone.rules import (
     A_RESEARCH,
     A_SELL,
     A_WIFI,
+    ALLOW_LOGISTICS,
+    ALLOW_RESEARCH,
+    ALLOW_UPGRADES,
+    EV_ALLOWANCE,
     EV_BONUS,
     EV_CONTROL,
     EV_FINAL,
@@ -39,8 +43,10 @@ from simlab.games.smartphone.rules import (
     EV_PICK,
     EV_PLACE,
     EV_PLAN,
+    EV_PLAN_SYMBOLS,
     EV_PRICE,
     EV_PRICE_CHANGE,
+    EV_PRIORITY_KEY,
     EV_PRODUCE,
     EV_RESEARCHED,
     EV_RETAILER,
@@ -50,6 +56,8 @@ from simlab.games.smartphone.rules import (
     EV_SEAT,
     EV_TECH_SIDE,
     EV_TOKEN,
+    EV_TURN_END,
+    EV_TURN_START,
     MAX_SLOTS,
 )
 from simlab.games.smartphone.state import DECISION_NAMES, PAD_N
@@ -58,6 +66,9 @@ PHASES = ("", "planning", "pricing", "production", "upgrade", "research", "logis
 OFFICE_SOURCES = ("logistics", "WI-FI", "GAMEPAD", "retailer second office", "move")
 PAD_COLS = 7
 SHOWN = ("goods", "price_down", "price_up", "upgrade", "research", "logistics")
+COUNTED = (*SHOWN, "blank")  # EV_PLAN_SYMBOLS argument order
+ALLOWANCES = {ALLOW_UPGRADES: "upgrades", ALLOW_RESEARCH: "research", ALLOW_LOGISTICS: "logistics"}
+UNLIMITED = 1000  # progress_supply without component limits
 
 
 def _region(rules: Any, r: int) -> str:
@@ -73,6 +84,27 @@ def _buyer(rules: Any, b: int) -> str:
     reg, pos, kind, cap, tech = (int(x) for x in rules.data.buyer_array[b])
     what = f"red <= {cap}" if kind == 0 else f"purple {TECHNOLOGIES[tech]}"
     return f"{_region(rules, reg)} buyer {pos + 1} ({what})"
+
+
+def buyer_fields(rules: Any, b: int) -> dict[str, Any]:
+    """Buyer row b as trace fields: region, index (0-based, left to right), kind, cap (red) or technology."""
+    reg, pos, kind, cap, tech = (int(x) for x in rules.data.buyer_array[b])
+    return {"region": _region(rules, reg), "index": pos, "kind": ("red", "purple")[kind],
+            "cap": cap if kind == 0 else None, "technology": TECHNOLOGIES[tech] if kind == 1 else None}
+
+
+def _placement(p: Any) -> dict[str, Any]:
+    return {"tablet": p.tablet, "side": p.side, "rotation": p.rotation, "row": p.row, "col": p.col}
+
+
+def _cell(pos: int) -> list[int]:
+    """A padded frame position as [row, col] of the arrangement frame (-1 or the frame size: overhang)."""
+    r, c = divmod(pos, PAD_COLS)
+    return [r - 1, c - 1]
+
+
+def _tie_value(hi: int, lo: int) -> int:
+    return ((hi & 0xFFFFFFFF) << 32) | (lo & 0xFFFFFFFF)
 
 
 def arrangement_counts(rules: Any, i: int) -> dict[str, int]:
@@ -254,8 +286,11 @@ def render_state(rules: Any, rec: np.void, seat: int | None = None) -> str:
 def log_to_events(rules: Any, log: np.ndarray) -> list[dict[str, Any]]:
     """The kernel's event log as trace dicts."""
     n_events = int(log[0, 0])
-    events = []
+    events: list[dict[str, Any]] = []
     data = rules.data
+    arrs = arrangements(data).arrangements
+    laid: dict[int, list[dict[str, Any]]] = {}  # upgrade_laid events of the plan being made, per seat
+    keys: list[dict[str, Any]] = []  # priority keys waiting for their priority event
     for row in log[1: n_events + 1]:
         kind, rnd, phase, seat = (int(x) for x in row[:4])
         a = [int(x) for x in row[4:]]
@@ -273,22 +308,47 @@ def log_to_events(rules: Any, log: np.ndarray) -> list[dict[str, Any]]:
         elif kind == EV_ROUND:
             e = {"event": "round_start", **base, "display": [data.upgrades[u].id for u in a[:5] if u >= 0]}
         elif kind == EV_PLAN:
-            e = {"event": "plan", **base, "seat": seat, "arrangement": a[0], "upgrades_laid": a[1], "hidden": a[2],
+            arr = arrs[a[0]]
+            e = {"event": "plan", **base, "seat": seat, "arrangement": a[0], "lower": _placement(arr.lower),
+                 "upper": _placement(arr.upper), "hidden": a[2], "upgrades_laid": a[1],
+                 "upgrades": [{k: v for k, v in u.items() if k in ("upgrade", "symbols", "cells", "level",
+                                                                    "overhang")} for u in laid.pop(seat, [])],
                  "active": {"goods": a[3], "price_down": a[4], "price_up": a[5], "upgrade": a[6],
                             "research": a[7] // 100, "logistics": a[7] % 100}}
+        elif kind == EV_PLAN_SYMBOLS:
+            if events and events[-1]["event"] == "plan" and events[-1]["seat"] == seat:
+                name = ("tablet_symbols", "upgrade_symbols")[a[0]]
+                events[-1][name] = {sym: a[1 + i] for i, sym in enumerate(COUNTED)}
+            continue
         elif kind == EV_PLACE:
-            e = {"event": "upgrade_laid", **base, "seat": seat, "upgrade": data.upgrades[a[0]].id, "slot": a[1],
-                 "reversed": bool(a[2]), "cells": [_rc(a[3]), _rc(a[4])], "level": ("top", "under")[a[5]],
-                 "overhang": bool(a[6])}
+            up = data.upgrades[a[0]]
+            halves = list(up.halves if a[2] == 0 else up.halves[::-1])
+            e = {"event": "upgrade_laid", **base, "seat": seat, "upgrade": up.id, "slot": a[1],
+                 "reversed": bool(a[2]), "symbols": halves, "cells": [_cell(a[3]), _cell(a[4])],
+                 "level": ("top", "under")[a[5]], "overhang": bool(a[6])}
+            laid.setdefault(seat, []).append(e)
         elif kind == EV_PRICE:
             e = {"event": "price", **base, "seat": seat, "price": a[0]}
         elif kind == EV_PRODUCE:
             e = {"event": "production", **base, "seat": seat, "goods": a[0], "symbols": a[1], "hidden": a[2],
                  "unused_upgrades": a[3], "tokens": a[4], "technology": a[5], "in_organiser": a[6]}
+        elif kind == EV_PRIORITY_KEY:
+            keys.append({"seat": seat, "price": a[2], "vp": a[3], "produced": a[4], "technologies": a[5],
+                         "patents": a[6], "tiebreak": _tie_value(a[0], a[1])})
+            continue
         elif kind == EV_ORDER:
-            e = {"event": "priority", **base, "order": a[: a[5]]}
+            e = {"event": "priority", **base, "order": a[: a[5]], "recomputed": bool(keys), "keys": keys or None}
+            keys = []
+        elif kind == EV_TURN_START:
+            e = {"event": "turn_start", **base, "seat": seat, "turn": a[0]}
+        elif kind == EV_TURN_END:
+            e = {"event": "turn_end", **base, "seat": seat, "goods": a[0], "vp": a[1], "price": a[2]}
+        elif kind == EV_ALLOWANCE:
+            e = {"event": "allowance", **base, "seat": seat, "kind": ALLOWANCES[a[0]], "count": a[1],
+                 "symbols": a[2], "li_ion": a[3], "supply": None if a[0] == ALLOW_UPGRADES or a[4] >= UNLIMITED
+                 else a[4]}
         elif kind == EV_PICK:
-            e = {"event": "upgrade_taken", **base, "seat": seat, "upgrade": data.upgrades[a[0]].id}
+            e = {"event": "upgrade_taken", **base, "seat": seat, "upgrade": data.upgrades[a[0]].id, "position": a[1]}
         elif kind == EV_TOKEN:
             e = {"event": "goods_token", **base, "seat": seat, "received": bool(a[0])}
         elif kind == EV_RPROGRESS:
@@ -307,12 +367,13 @@ def log_to_events(rules: Any, log: np.ndarray) -> list[dict[str, Any]]:
             e = {"event": "retailer_bonus", **base, "seat": seat, "region": _region(rules, a[0]),
                  "bonus": BONUSES[a[1]], "amount": a[2]}
         elif kind == EV_PRICE_CHANGE:
-            e = {"event": "price_change", **base, "seat": seat, "price": a[0], "source": ("NFC", "retailer")[a[1]]}
+            e = {"event": "price_change", **base, "seat": seat, "source": ("NFC", "retailer")[a[1]],
+                 "change": a[2], "before": a[3], "price": a[0]}
         elif kind == EV_NFC:
-            e = {"event": "nfc_sale", **base, "seat": seat, "goods": a[0], "vp": a[1]}
+            e = {"event": "nfc_sale", **base, "seat": seat, "goods": a[0], "price": a[2], "vp": a[1]}
         elif kind == EV_SALE:
-            e = {"event": "sale", **base, "seat": seat, "buyer": _buyer(rules, a[0]), "region": _region(rules, a[1]),
-                 "outside": bool(a[2])}
+            e = {"event": "sale", **base, "seat": seat, "buyer": buyer_fields(rules, a[0]), "buyer_row": a[0],
+                 "region": _region(rules, a[1]), "outside": bool(a[2]), "text": _buyer(rules, a[0])}
         elif kind == EV_LOST:
             e = {"event": "unsold", **base, "seat": seat, "goods": a[0], "kept": bool(a[1])}
         elif kind == EV_INCOME:
@@ -323,7 +384,7 @@ def log_to_events(rules: Any, log: np.ndarray) -> list[dict[str, Any]]:
         elif kind == EV_GOODS:
             e = {"event": "goods_gained", **base, "seat": seat, "goods": a[0], "source": ("GPS", "retailer")[a[1]]}
         elif kind == EV_MOVE:
-            e = {"event": "office_moved", **base, "seat": seat, "from": _region(rules, a[0]),
+            e = {"event": "office_moved", **base, "seat": seat, "from": _region(rules, a[0]), "from_place": a[2],
                  "to": _region(rules, a[1])}
         elif kind == EV_FINAL:
             e = {"event": "score", "seat": seat, "total": a[0], "vp_track": a[1], "patents": a[2], "retailers": a[3],
@@ -350,6 +411,25 @@ def start_event(rules: Any, rec: np.void, players: list[str], game_index: int) -
         "options": dict(rules.options),
         "colours": [rules.data.colours[int(c)] for c in rec["colour"][:n]],
         "start_regions": [_region(rules, int(r)) for r in rec["start_region"][:n]],
+        **components(rules),
+    }
+
+
+def components(rules: Any) -> dict[str, Any]:
+    """The printed components a reader needs to check a trace: tablets, upgrades, technologies, the map."""
+    data = rules.data
+    return {
+        "tablets": [{"tablet": t, "side": side, "cells": [list(row) for row in cells]}
+                    for (t, side), cells in data.tablets.items()],
+        "upgrades": [{"upgrade": u.id, "kind": u.kind, "colour": u.colour, "symbols": list(u.halves)}
+                     for u in data.upgrades],
+        "technologies": [{"technology": t.id, "cost": t.base_cost, "patent_cost": t.patent_cost,
+                          "patent_vp": t.patent_vp} for t in data.technologies],
+        "regions": [{"region": r.id, "size": r.size, "entry_costs": list(r.entry_costs),
+                     "control_vp": list(r.control_vp),
+                     "buyers": [buyer_fields(rules, b) for b in range(len(data.buyer_array))
+                                if int(data.buyer_array[b][0]) == i]}
+                    for i, r in enumerate(data.regions)],
     }
 
 
@@ -375,6 +455,12 @@ def final_event(rules: Any, rec: np.void) -> dict[str, Any]:
     return {"event": "final", "seats": seats, "winners": [p for p in range(n) if rec["winner"][p]]}
 
 
+def _tied(keys: list[dict[str, Any]], q: dict[str, Any]) -> bool:
+    """Whether another seat shares q's priority key up to the tie-break."""
+    fields = ("price", "vp", "produced", "technologies", "patents")
+    return any(o is not q and all(o[f] == q[f] for f in fields) for o in keys)
+
+
 def log_lines(events: list[dict[str, Any]]) -> list[str]:
     """The readable game log: set-up, each round's plans, then each phase's effects in priority order."""
     out: list[str] = []
@@ -398,15 +484,21 @@ def log_lines(events: list[dict[str, Any]]) -> list[str]:
             out.append(f"=== Round {e['round']} === display: {', '.join(e['display']) or '(empty)'}")
         elif k == "plan":
             act = e["active"]
-            out.append(f"  {who} plans arrangement {e['arrangement']} with {e['upgrades_laid']} upgrade(s): "
-                       f"{act['goods']} goods symbols, {e['hidden']} hidden, -$ x{act['price_down']}, "
-                       f"+$ x{act['price_up']}, research {act['research']}, logistics {act['logistics']}"
-                       + (", upgrade symbol" if act["upgrade"] else ""))
+            lo, up = e["lower"], e["upper"]
+            out.append(f"  {who} plans arrangement {e['arrangement']} (lower {lo['tablet']}{lo['side']}, upper "
+                       f"{up['tablet']}{up['side']} turned {90 * up['rotation']} at ({up['row']},{up['col']})) "
+                       f"with {e['upgrades_laid']} upgrade(s): {act['goods']} goods symbols, {e['hidden']} hidden, "
+                       f"-$ x{act['price_down']}, +$ x{act['price_up']}, research {act['research']}, "
+                       f"logistics {act['logistics']}, upgrade x{act['upgrade']}")
+            if "upgrade_symbols" in e and any(e["upgrade_symbols"][x] for x in SHOWN):
+                out.append("    of which on upgrades: " + ", ".join(
+                    f"{x} {e['upgrade_symbols'][x]}" for x in SHOWN))
             out += laid
             laid = []
         elif k == "upgrade_laid":
-            laid.append(f"    lays {e['upgrade']} at {e['cells'][0]}-{e['cells'][1]} ({e['level']}"
-                       + (", overhang" if e["overhang"] else "") + ")")
+            (r0, c0), (r1, c1) = e["cells"]
+            laid.append(f"    lays {e['upgrade']} {e['symbols'][0]} at ({r0},{c0}), {e['symbols'][1]} at ({r1},{c1}) "
+                        f"({e['level']}" + (", overhang" if e["overhang"] else "") + ")")
         elif k == "price":
             out.append(f"  {who} price {e['price']}")
         elif k == "production":
@@ -415,6 +507,19 @@ def log_lines(events: list[dict[str, Any]]) -> list[str]:
         elif k == "priority":
             out.append(f" Phase {e['phase']} ({PHASES[e['phase']]}), priority: "
                        + " > ".join(f"seat {s}" for s in e["order"]))
+            if e["keys"]:
+                out.append("   keys (price, VP, produced, techs, patents): " + ", ".join(
+                    f"seat {q['seat']} ({q['price']}, {q['vp']}, {q['produced']}, {q['technologies']}, "
+                    f"{q['patents']})" + (f" tie-break {q['tiebreak']:#018x}" if _tied(e["keys"], q) else "")
+                    for q in e["keys"]))
+        elif k == "allowance":
+            if e["kind"] == "upgrades":
+                if e["count"]:
+                    out.append(f"  {who} takes {e['count']} upgrade(s) ({e['symbols']} upgrade symbol(s))")
+            else:
+                extra = f" + {e['li_ion']} LI-ION +$" if e["li_ion"] else ""
+                supply = f", {e['supply']} markers in supply" if e["supply"] is not None else ""
+                out.append(f"  {who} has {e['count']} {e['kind']} marker(s) ({e['symbols']} symbol(s){extra}{supply})")
         elif k == "upgrade_taken":
             out.append(f"  {who} takes upgrade {e['upgrade']}")
         elif k == "goods_token":
@@ -432,13 +537,14 @@ def log_lines(events: list[dict[str, Any]]) -> list[str]:
         elif k == "retailer_bonus":
             out.append(f"  {who} retailer bonus {e['bonus']} {e['amount']}")
         elif k == "price_change":
-            out.append(f"  {who} price now {e['price']} ({e['source']})")
+            out.append(f"  {who} price {e['before']} -> {e['price']} ({e['source']}, {e['change']:+d})")
         elif k == "nfc_sale":
-            out.append(f"  {who} NFC: sells {e['goods']} directly for {e['vp']} VP")
+            out.append(f"  {who} NFC: sells {e['goods']} directly at {e['price']} for {e['vp']} VP")
         elif k == "sale":
-            out.append(f"  {who} sells to {e['buyer']}" + (" (4G, no office)" if e["outside"] else ""))
+            out.append(f"  {who} sells to {e['text']}" + (" (4G, no office)" if e["outside"] else ""))
         elif k == "unsold":
-            out.append(f"  {who} {'keeps' if e['kept'] else 'loses'} {e['goods']} unsold goods")
+            if e["goods"]:
+                out.append(f"  {who} {'keeps' if e['kept'] else 'loses'} {e['goods']} unsold goods")
         elif k == "income":
             out.append(f"  {who} income {e['goods_on_board']} x {e['price']} = {e['vp']} VP")
         elif k == "control":
@@ -449,7 +555,7 @@ def log_lines(events: list[dict[str, Any]]) -> list[str]:
         elif k == "goods_gained":
             out.append(f"  {who} gains {e['goods']} goods ({e['source']})")
         elif k == "office_moved":
-            out.append(f"  {who} moves an office from {e['from']} to {e['to']}")
+            out.append(f"  {who} moves an office from {e['from']} (place {e['from_place'] + 1}) to {e['to']}")
         elif k == "markers_lost":
             out.append(f"  {who} loses {e['markers']} unplaced {e['kind']} marker(s)")
         elif k == "score":

@@ -147,7 +147,10 @@ N_ACTIONS = 1200  # the most legal actions of one decision (upgrade placements) 
 LOG_WIDTH = 12  # kind, round, phase, seat, then 8 arguments
 (EV_SEAT, EV_RETAILER, EV_TECH_SIDE, EV_ROUND, EV_PLAN, EV_PLACE, EV_PRICE, EV_PRODUCE, EV_ORDER, EV_PICK,
  EV_TOKEN, EV_RPROGRESS, EV_RESEARCHED, EV_LPROGRESS, EV_OFFICE, EV_BONUS, EV_PRICE_CHANGE, EV_NFC, EV_SALE,
- EV_LOST, EV_INCOME, EV_CONTROL, EV_GOODS, EV_MOVE, EV_FINAL, EV_MARKERS_LOST) = range(1, 27)
+ EV_LOST, EV_INCOME, EV_CONTROL, EV_GOODS, EV_MOVE, EV_FINAL, EV_MARKERS_LOST, EV_PLAN_SYMBOLS, EV_PRIORITY_KEY,
+ EV_TURN_START, EV_TURN_END, EV_ALLOWANCE) = range(1, 32)
+# Allowance kinds (EV_ALLOWANCE): what a phase-4/5/6 turn may place or take.
+ALLOW_UPGRADES, ALLOW_RESEARCH, ALLOW_LOGISTICS = range(3)
 
 
 @njit(cache=True)
@@ -556,9 +559,9 @@ def start_round(s, T, log) -> None:
     for p in range(s.n_players):
         s.plan_arr[p] = -1
         s.plan_n[p] = 0
+    s.phase = 1
         s.used_outside[p] = 0
         s.order[p] = p
-    s.phase = 1
     s.turn = 0
     begin_turn(s, T, log)
 
@@ -567,8 +570,11 @@ def start_round(s, T, log) -> None:
 
 
 @njit(cache=True)
-def compute_order(s, T) -> None:
-    """Order the seats by price, VP, goods produced, technologies (more first), patents (more first), chance."""
+def compute_order(s, T) -> np.ndarray:
+    """Order the seats by price, VP, goods produced, technologies (more first), patents (more first), chance.
+
+    Returns the tie-break draws (one uint64 per seat, the smaller first) for the trace.
+    """
     n = s.n_players
     tie = np.empty(n, dtype=np.uint64)
     for p in range(n):
@@ -586,6 +592,7 @@ def compute_order(s, T) -> None:
 
 @njit(cache=True)
 def before(s, a: int, b: int, tie) -> bool:
+    return tie
     """Whether seat a comes before seat b in priority."""
     if s.price[a] != s.price[b]:
         return s.price[a] < s.price[b]
@@ -616,7 +623,9 @@ def begin_turn(s, T, log) -> None:
         n_up = sym_count(s, T, p, UPGRADE)
         if n_up > 0:
             s.takes = n_up if T.opts[OPT_UPG_PER_SYMBOL] else 1
-        else:
+    emit(log, s, EV_TURN_START, p, s.turn)
+        emit(log, s, EV_ALLOWANCE, p, ALLOW_UPGRADES, s.takes, n_up)
+        if n_up == 0:
             give_token(s, T, p, log)
     elif ph == 5:
         complete_research(s, T, p, log)
@@ -624,13 +633,20 @@ def begin_turn(s, T, log) -> None:
     elif ph == 6:
         m = sym_count(s, T, p, LOGISTICS)
         if has(s, T, p, E_LIION_PRICE_UP):
-            m += sym_count_for_tech(s, T, p, PRICE_UP)
+            extra = sym_count_for_tech(s, T, p, PRICE_UP)
+            m += extra
+        if log.shape[0] > 1:
+            emit(log, s, EV_ALLOWANCE, p, ALLOW_RESEARCH, s.markers, sym_count(s, T, p, RESEARCH), 0,
+                 progress_supply(s, T, p))
         s.markers = min(m, progress_supply(s, T, p))
         s.stage = ST_LOGISTICS
+        extra = 0
 
 
 @njit(cache=True)
 def give_token(s, T, p: int, log) -> None:
+        if log.shape[0] > 1:
+            emit(log, s, EV_ALLOWANCE, p, ALLOW_LOGISTICS, s.markers, m - extra, extra, progress_supply(s, T, p))
     """Phase 4 without an upgrade: one goods token (O6 supply)."""
     if T.opts[OPT_TOKENS_LIMITED]:
         if s.tokens_left <= 0:
@@ -658,12 +674,12 @@ def end_turn(s, T, log) -> None:
             for r in range(T.region.shape[0]):
                 s.reg_progress[p, r] = 0
     elif ph == 7:
-        if s.goods[p] > 0:
-            keep = has(s, T, p, E_WIFI_KEEP)
-            emit(log, s, EV_LOST, p, s.goods[p], keep)
-            if not keep:
-                s.lost[p] += s.goods[p]
-                s.goods[p] = 0
+        keep = has(s, T, p, E_WIFI_KEEP)
+        emit(log, s, EV_LOST, p, s.goods[p], keep)
+        if s.goods[p] > 0 and not keep:
+            s.lost[p] += s.goods[p]
+            s.goods[p] = 0
+    emit(log, s, EV_TURN_END, p, s.goods[p], s.vp[p], s.price[p])
     s.markers = 0
     s.pending = D_NONE
     s.turn += 1
@@ -698,7 +714,9 @@ def next_phase(s, T, log) -> None:
 def open_priority_phase(s, T, ph: int, log) -> None:
     s.phase = ph
     if ph == 4 or T.opts[OPT_PRIORITY_EACH_PHASE]:
-        compute_order(s, T)
+        tie = compute_order(s, T)
+        if log.shape[0] > 1:
+            emit_priority_keys(s, tie, log)
     if ph == 4:
         s.first_count[s.order[0]] += 1
     emit(log, s, EV_ORDER, -1, s.order[0], s.order[1], s.order[2], s.order[3], s.order[4], s.n_players)
@@ -710,6 +728,20 @@ def open_priority_phase(s, T, ph: int, log) -> None:
 def pricing(s, T, log) -> None:
     """Phase 2 (S15): 5, -1 per active -$, +1 per active +$, +1 with NFC back; clamped (O8)."""
     s.phase = 2
+@njit(cache=True)
+def emit_priority_keys(s, tie, log) -> None:
+    """Log each seat's priority key: the tie-break draw as two signed 32-bit halves, then price, VP, goods
+    produced, technologies, patents."""
+    for p in range(s.n_players):
+        hi = np.int64(tie[p] >> np.uint64(32))
+        lo = np.int64(tie[p] & np.uint64(0xFFFFFFFF))
+        if hi >= 2147483648:
+            hi -= 4294967296
+        if lo >= 2147483648:
+            lo -= 4294967296
+        emit(log, s, EV_PRIORITY_KEY, p, hi, lo, s.price[p], s.vp[p], s.produced[p], s.n_techs[p], s.n_patents[p])
+
+
     for p in range(s.n_players):
         v = T.opts[OPT_START_PRICE] - sym_count(s, T, p, PRICE_DOWN) + sym_count(s, T, p, PRICE_UP)
         if has(s, T, p, E_NFC_PLUS1):
@@ -877,8 +909,9 @@ def research(s, T, p: int, t: int, log) -> None:
         s.produced_total[p] += got
         emit(log, s, EV_GOODS, p, got, 0)
     elif e == E_NFC_PLUS1:
-        set_price(s, T, p, s.price[p] + 1)
-        emit(log, s, EV_PRICE_CHANGE, p, s.price[p], 0)
+        before = s.price[p]
+        set_price(s, T, p, before + 1)
+        emit(log, s, EV_PRICE_CHANGE, p, s.price[p], 0, 1, before)
 
 
 @njit(cache=True, inline="always")
@@ -945,8 +978,10 @@ def put_office(s, T, p: int, r: int, source: int, log) -> None:
 
 
 @njit(cache=True)
-def remove_office(s, p: int, r: int) -> None:
-    """Take seat p's rightmost office off region r; the offices right of it shift left (MOVE_OFFICE)."""
+def remove_office(s, p: int, r: int) -> int:
+    """Take seat p's rightmost office off region r; the offices right of it shift left (MOVE_OFFICE).
+
+    Returns the place it stood on."""
     k = s.office_n[r] - 1
     while k >= 0 and s.office[r, k] != p:
         k -= 1
@@ -959,6 +994,7 @@ def remove_office(s, p: int, r: int) -> None:
 
 @njit(cache=True, inline="always")
 def second_office_target(s, T, p: int, r: int) -> bool:
+    return k
     """WI-FI face / SECOND_OFFICE: a region of yours (one office), not a retailer, with a free place (O17)."""
     return s.own_offices[p, r] == 1 and s.retailer[r] < 0 and free_place(s, r) and office_supply(s, T, p) > 0
 
@@ -1315,33 +1351,35 @@ def apply_action(s, T, a: int, log) -> None:
         put_office(s, T, p, a - A_RB_SECOND, OFF_SECOND, log)
     elif d == D_RB_PRICE:
         s.rb_kind = BONUS_NONE
-        set_price(s, T, p, s.price[p] + (1 if a - A_RB_PRICE == 1 else -1))
-        emit(log, s, EV_PRICE_CHANGE, p, s.price[p], 1)
+        before = s.price[p]
+        delta = 1 if a - A_RB_PRICE == 1 else -1
+        set_price(s, T, p, before + delta)
+        emit(log, s, EV_PRICE_CHANGE, p, s.price[p], 1, delta, before)
     elif d == D_MOVE_FROM:
         s.move_from = a - A_MOVE_FROM
     elif d == D_MOVE_TO:
         r = a - A_MOVE_TO
         src = s.move_from
-        remove_office(s, p, src)
+        k = remove_office(s, p, src)
+        emit(log, s, EV_MOVE, p, src, r, k)
         put_office(s, T, p, r, OFF_MOVE, log)
-        emit(log, s, EV_MOVE, p, src, r)
         s.move_from = -1
         s.rb_kind = BONUS_NONE
     elif d == D_NFC:
         k = a - A_NFC
         s.stage = ST_END
         if k > 0:
-            v = k * s.price[p]
             s.goods[p] -= k
             s.sold[p] += k
             s.vp[p] += v
             s.nfc_vp[p] += v
             s.round_vp[p, s.round - 1] += v
-            emit(log, s, EV_NFC, p, k, v)
+        emit(log, s, EV_NFC, p, k, v, s.price[p])
     elif d == D_SELL:
         if a == A_DONE:
             s.stage = 1
         else:
+        v = k * s.price[p]
             b = a - A_SELL
             r = T.buyers[b, BY_REGION]
             outside = s.own_offices[p, r] == 0
@@ -1370,9 +1408,15 @@ def emit_plan(s, T, p: int, log) -> None:
 def py_setup(state, seed, n_players: int, tables, log, legal) -> int:
     """Set up ``state[0]`` with ``tables[0]``; writes the first legal actions, returns how many."""
     s = state[0]
+    if log.shape[0] <= 1:
+        return
     T = tables[0]
     setup(s, np.uint64(seed), n_players, T, log)
     return legal_actions(s, T, legal)
+    emit(log, s, EV_PLAN_SYMBOLS, p, 0, s.vis_tab[p, GOODS], s.vis_tab[p, PRICE_DOWN], s.vis_tab[p, PRICE_UP],
+         s.vis_tab[p, UPGRADE], s.vis_tab[p, RESEARCH], s.vis_tab[p, LOGISTICS], s.vis_tab[p, BLANK])
+    emit(log, s, EV_PLAN_SYMBOLS, p, 1, s.vis_upg[p, GOODS], s.vis_upg[p, PRICE_DOWN], s.vis_upg[p, PRICE_UP],
+         s.vis_upg[p, UPGRADE], s.vis_upg[p, RESEARCH], s.vis_upg[p, LOGISTICS], s.vis_upg[p, BLANK])
 
 
 @njit(cache=True)
