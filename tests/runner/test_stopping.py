@@ -6,7 +6,7 @@ import numpy as np
 import polars as pl
 from runner_helpers import assert_same_tables, small_spec, tables
 
-from simlab.analysis.intervals import wilson_interval
+from simlab.analysis._common import clustered_rate, with_deal
 from simlab.analysis.sequential import elo_to_score, sprt
 from simlab.results import load, manifest
 from simlab.runner.run import run_experiment
@@ -32,25 +32,52 @@ def test_sprt_stops_early_on_a_planted_difference(tmp_path):
     assert result.manifest["games_done"] == 100
 
 
+def _clustered(seats: pl.DataFrame, player: str, below: int) -> dict:
+    """The analysis layer's deal-clustered win rate of ``player`` over the games below ``below``."""
+    mine = with_deal(seats).filter((pl.col("player") == player) & (pl.col("game") < below))
+    return clustered_rate(mine, [], "win_share", "deal").row(0, named=True)
+
+
 def test_ci_rule_stops_at_the_first_checkpoint_meeting_the_target(tmp_path):
-    """The stored games end at the first checkpoint whose 95% half-width is at most the target."""
+    """The stored games end at the first checkpoint whose deal-clustered 95% half-width is at most the target.
+
+    The interval is the analysis layer's (the win rate as a ratio over deals, clustered Wilson), not a
+    Wilson interval over seat-games, which treated the three rotations of a deal as independent; the
+    manifest records it (estimate, lo, hi, half_width, deals)."""
     stop = {"rule": "ci", "player": "investor", "half_width": 0.05, "check_every": 60}
     spec = parse_spec(small_spec(games=3000, shard_size=50, stop=stop, record=[]))
     result = run_experiment(spec, tmp_path / "ci", show_progress=False)
-    stop_at = result.manifest["stop"]["base"]["stop_at"]
+    decision = result.manifest["stop"]["base"]
+    stop_at = decision["stop_at"]
+    assert decision["decision"] == "target reached" and decision["unit"] == "deal"
     seats = load(result.path)["seats"].collect()
     assert seats["game"].max() == stop_at - 1
-    mine = seats.filter(pl.col("player") == "investor")
-    lo, hi = wilson_interval(np.array([mine["win_share"].sum()]), np.array([mine.height]))
-    assert (hi[0] - lo[0]) / 2 <= 0.05
-    before = mine.filter(pl.col("game") < stop_at - 60)
-    lo, hi = wilson_interval(np.array([before["win_share"].sum()]), np.array([before.height]))
-    assert (hi[0] - lo[0]) / 2 > 0.05  # the previous checkpoint had not reached the target
-    # the same stopping point with two workers and another shard size
+    at_stop = _clustered(seats, "investor", stop_at)
+    assert (at_stop["hi"] - at_stop["lo"]) / 2 <= 0.05
+    assert decision["deals"] == at_stop["clusters"] == stop_at // 3 and decision["n"] == at_stop["n"]
+    for key, ref in (("estimate", "mean"), ("lo", "lo"), ("hi", "hi"), ("n_eff", "n_eff")):
+        assert np.isclose(decision[key], at_stop[ref]), key
+    assert np.isclose(decision["half_width"], (at_stop["hi"] - at_stop["lo"]) / 2)
+    before = _clustered(seats, "investor", stop_at - 60)
+    assert (before["hi"] - before["lo"]) / 2 > 0.05  # the previous checkpoint had not reached the target
+    # the same stopping point with two workers and another shard size (cutting deals)
     again = run_experiment(parse_spec(small_spec(games=3000, shard_size=70, workers=2, stop=stop, record=[])),
                            tmp_path / "ci2", show_progress=False)
-    assert again.manifest["stop"]["base"]["stop_at"] == stop_at
+    assert again.manifest["stop"]["base"] == decision
     assert_same_tables(tables(result.path), tables(again.path))
+
+
+def test_ci_rule_by_seat_counts_deals(tmp_path):
+    """``seat`` instead of ``player``: the seat's win rate over whole deals, the analysis layer's interval."""
+    stop = {"rule": "ci", "seat": 0, "half_width": 0.06, "check_every": 30}
+    result = run_experiment(parse_spec(small_spec(games=1500, shard_size=40, stop=stop, record=[])),
+                            tmp_path / "seat", show_progress=False)
+    decision = result.manifest["stop"]["base"]
+    seats = with_deal(load(result.path)["seats"].collect())
+    mine = seats.filter(pl.col("seat") == 0)
+    ref = clustered_rate(mine, [], "win_share", "deal").row(0, named=True)
+    assert decision["deals"] == ref["clusters"] == decision["stop_at"] // 3
+    assert np.isclose(decision["lo"], ref["lo"]) and np.isclose(decision["hi"], ref["hi"])
 
 
 def test_sprt_false_alarms_stay_near_alpha(tmp_path):
