@@ -13,8 +13,8 @@ was measured:
 - ``multiple``: :func:`adjust_pvalues` (Holm, Benjamini–Hochberg)
 - ``metrics``: :func:`game_metrics`
 - ``intervals``: :func:`wilson_interval`
-- ``sequential``: :func:`sprt`, :func:`power_games`, :func:`detectable_difference`,
-  :func:`games_for_difference`
+- ``sequential``: :func:`sprt`, :func:`sprt_scores`, :func:`sprt_mle`, :func:`power_games`,
+  :func:`detectable_difference`, :func:`games_for_difference`
 
 The names are imported lazily, so that the runner's workers, which only need
 ``intervals`` and ``sequential``, do not load polars, scipy or matplotlib through this package.
@@ -41,6 +41,8 @@ _EXPORTS = {
     "game_metrics": "metrics",
     "wilson_interval": "intervals",
     "sprt": "sequential",
+    "sprt_mle": "sequential",
+    "sprt_scores": "sequential",
     "SprtResult": "sequential",
     "elo_to_score": "sequential",
     "games_for_difference": "sequential",
@@ -68,6 +70,8 @@ __all__ = [
     "seat_variant_effects",
     "seat_win_rates",
     "sprt",
+    "sprt_mle",
+    "sprt_scores",
     "wilson_interval",
 ]
 
@@ -90,6 +94,8 @@ if TYPE_CHECKING:
         games_for_difference,
         power_games,
         sprt,
+        sprt_mle,
+        sprt_scores,
     )
 
 
