@@ -13,7 +13,7 @@ from simlab.analysis import seat_fairness_test, seat_score_differences, seat_var
 
 @pytest.fixture(scope="module")
 def fabricated():
-    return fabricate_seats(deals=6, counts=(3, 5), bonus=4.0, variants={"even": 0.0, "same": 4.0})
+    return fabricate_seats(deals=30, counts=(3, 5), bonus=4.0, variants={"even": 0.0, "same": 4.0})
 
 
 def test_colour_win_rates_find_the_advantaged_colour(fabricated):
@@ -28,7 +28,7 @@ def test_colour_win_rates_find_the_advantaged_colour(fabricated):
         # every colour's games: the seats it took, over the games it was in
         assert r["games"].sum() == base.filter(pl.len().over("game") == n).height
     assert (rates["p_holm"] >= rates["p_value"]).all()
-    # p < 0.05 exactly when the Wilson interval excludes the fair share (the same score test)
+    # p < 0.05 exactly when the deal-clustered Wilson interval excludes the fair share (the same score test)
     assert ((rates["p_value"] < 0.05) == rates["excludes_fair"]).all()
     fair = seat_fairness_test(base, position="colour")
     assert fair["seats"].to_list() == [5, 5] and (fair["p_value"] < 0.05).all()
