@@ -555,11 +555,11 @@ def start_round(s, T, log) -> None:
         if s.deck_n > 0:
             s.deck_n -= 1
             s.display[j] = s.deck[s.deck_n]
+    s.phase = 1
     emit(log, s, EV_ROUND, -1, s.display[0], s.display[1], s.display[2], s.display[3], s.display[4])
     for p in range(s.n_players):
         s.plan_arr[p] = -1
         s.plan_n[p] = 0
-    s.phase = 1
         s.used_outside[p] = 0
         s.order[p] = p
     s.turn = 0
@@ -588,11 +588,11 @@ def compute_order(s, T) -> np.ndarray:
             s.order[j] = s.order[j - 1]
             s.order[j - 1] = t
             j -= 1
+    return tie
 
 
 @njit(cache=True)
 def before(s, a: int, b: int, tie) -> bool:
-    return tie
     """Whether seat a comes before seat b in priority."""
     if s.price[a] != s.price[b]:
         return s.price[a] < s.price[b]
@@ -619,34 +619,34 @@ def begin_turn(s, T, log) -> None:
     s.markers = 0
     s.takes = 0
     ph = s.phase
+    emit(log, s, EV_TURN_START, p, s.turn)
     if ph == 4:
         n_up = sym_count(s, T, p, UPGRADE)
         if n_up > 0:
             s.takes = n_up if T.opts[OPT_UPG_PER_SYMBOL] else 1
-    emit(log, s, EV_TURN_START, p, s.turn)
         emit(log, s, EV_ALLOWANCE, p, ALLOW_UPGRADES, s.takes, n_up)
         if n_up == 0:
             give_token(s, T, p, log)
     elif ph == 5:
         complete_research(s, T, p, log)
         s.markers = min(sym_count(s, T, p, RESEARCH), progress_supply(s, T, p))
-    elif ph == 6:
-        m = sym_count(s, T, p, LOGISTICS)
-        if has(s, T, p, E_LIION_PRICE_UP):
-            extra = sym_count_for_tech(s, T, p, PRICE_UP)
-            m += extra
         if log.shape[0] > 1:
             emit(log, s, EV_ALLOWANCE, p, ALLOW_RESEARCH, s.markers, sym_count(s, T, p, RESEARCH), 0,
                  progress_supply(s, T, p))
+    elif ph == 6:
+        m = sym_count(s, T, p, LOGISTICS)
+        extra = 0
+        if has(s, T, p, E_LIION_PRICE_UP):
+            extra = sym_count_for_tech(s, T, p, PRICE_UP)
+            m += extra
         s.markers = min(m, progress_supply(s, T, p))
         s.stage = ST_LOGISTICS
-        extra = 0
+        if log.shape[0] > 1:
+            emit(log, s, EV_ALLOWANCE, p, ALLOW_LOGISTICS, s.markers, m - extra, extra, progress_supply(s, T, p))
 
 
 @njit(cache=True)
 def give_token(s, T, p: int, log) -> None:
-        if log.shape[0] > 1:
-            emit(log, s, EV_ALLOWANCE, p, ALLOW_LOGISTICS, s.markers, m - extra, extra, progress_supply(s, T, p))
     """Phase 4 without an upgrade: one goods token (O6 supply)."""
     if T.opts[OPT_TOKENS_LIMITED]:
         if s.tokens_left <= 0:
@@ -725,10 +725,6 @@ def open_priority_phase(s, T, ph: int, log) -> None:
 
 
 @njit(cache=True)
-def pricing(s, T, log) -> None:
-    """Phase 2 (S15): 5, -1 per active -$, +1 per active +$, +1 with NFC back; clamped (O8)."""
-    s.phase = 2
-@njit(cache=True)
 def emit_priority_keys(s, tie, log) -> None:
     """Log each seat's priority key: the tie-break draw as two signed 32-bit halves, then price, VP, goods
     produced, technologies, patents."""
@@ -742,6 +738,10 @@ def emit_priority_keys(s, tie, log) -> None:
         emit(log, s, EV_PRIORITY_KEY, p, hi, lo, s.price[p], s.vp[p], s.produced[p], s.n_techs[p], s.n_patents[p])
 
 
+@njit(cache=True)
+def pricing(s, T, log) -> None:
+    """Phase 2 (S15): 5, -1 per active -$, +1 per active +$, +1 with NFC back; clamped (O8)."""
+    s.phase = 2
     for p in range(s.n_players):
         v = T.opts[OPT_START_PRICE] - sym_count(s, T, p, PRICE_DOWN) + sym_count(s, T, p, PRICE_UP)
         if has(s, T, p, E_NFC_PLUS1):
@@ -990,11 +990,11 @@ def remove_office(s, p: int, r: int) -> int:
     s.office[r, s.office_n[r] - 1] = -1
     s.office_n[r] -= 1
     s.own_offices[p, r] -= 1
+    return k
 
 
 @njit(cache=True, inline="always")
 def second_office_target(s, T, p: int, r: int) -> bool:
-    return k
     """WI-FI face / SECOND_OFFICE: a region of yours (one office), not a retailer, with a free place (O17)."""
     return s.own_offices[p, r] == 1 and s.retailer[r] < 0 and free_place(s, r) and office_supply(s, T, p) > 0
 
@@ -1368,6 +1368,7 @@ def apply_action(s, T, a: int, log) -> None:
     elif d == D_NFC:
         k = a - A_NFC
         s.stage = ST_END
+        v = k * s.price[p]
         if k > 0:
             s.goods[p] -= k
             s.sold[p] += k
@@ -1379,7 +1380,6 @@ def apply_action(s, T, a: int, log) -> None:
         if a == A_DONE:
             s.stage = 1
         else:
-        v = k * s.price[p]
             b = a - A_SELL
             r = T.buyers[b, BY_REGION]
             outside = s.own_offices[p, r] == 0
@@ -1396,9 +1396,15 @@ def apply_action(s, T, a: int, log) -> None:
 def emit_plan(s, T, p: int, log) -> None:
     """Log a finished plan: arrangement, upgrades placed, hidden cells and active symbols."""
     arr = s.plan_arr[p]
+    if log.shape[0] <= 1:
+        return
     emit(log, s, EV_PLAN, p, arr, s.plan_n[p], T.arr_hidden[arr], sym_count(s, T, p, GOODS),
          sym_count(s, T, p, PRICE_DOWN), sym_count(s, T, p, PRICE_UP), sym_count(s, T, p, UPGRADE),
          sym_count(s, T, p, RESEARCH) * 100 + sym_count(s, T, p, LOGISTICS))
+    emit(log, s, EV_PLAN_SYMBOLS, p, 0, s.vis_tab[p, GOODS], s.vis_tab[p, PRICE_DOWN], s.vis_tab[p, PRICE_UP],
+         s.vis_tab[p, UPGRADE], s.vis_tab[p, RESEARCH], s.vis_tab[p, LOGISTICS], s.vis_tab[p, BLANK])
+    emit(log, s, EV_PLAN_SYMBOLS, p, 1, s.vis_upg[p, GOODS], s.vis_upg[p, PRICE_DOWN], s.vis_upg[p, PRICE_UP],
+         s.vis_upg[p, UPGRADE], s.vis_upg[p, RESEARCH], s.vis_upg[p, LOGISTICS], s.vis_upg[p, BLANK])
 
 
 # ---------------------------------------------------------------- Python entry points
@@ -1408,15 +1414,9 @@ def emit_plan(s, T, p: int, log) -> None:
 def py_setup(state, seed, n_players: int, tables, log, legal) -> int:
     """Set up ``state[0]`` with ``tables[0]``; writes the first legal actions, returns how many."""
     s = state[0]
-    if log.shape[0] <= 1:
-        return
     T = tables[0]
     setup(s, np.uint64(seed), n_players, T, log)
     return legal_actions(s, T, legal)
-    emit(log, s, EV_PLAN_SYMBOLS, p, 0, s.vis_tab[p, GOODS], s.vis_tab[p, PRICE_DOWN], s.vis_tab[p, PRICE_UP],
-         s.vis_tab[p, UPGRADE], s.vis_tab[p, RESEARCH], s.vis_tab[p, LOGISTICS], s.vis_tab[p, BLANK])
-    emit(log, s, EV_PLAN_SYMBOLS, p, 1, s.vis_upg[p, GOODS], s.vis_upg[p, PRICE_DOWN], s.vis_upg[p, PRICE_UP],
-         s.vis_upg[p, UPGRADE], s.vis_upg[p, RESEARCH], s.vis_upg[p, LOGISTICS], s.vis_upg[p, BLANK])
 
 
 @njit(cache=True)
