@@ -123,6 +123,10 @@ PL_REGION, PL_ALL_MEDIUM, PL_ONE_MEDIUM, PL_NONE = range(4)
 SIZE_MEDIUM = 1
 # Office sources (events).
 OFF_LOGISTICS, OFF_WIFI, OFF_GAMEPAD, OFF_SECOND, OFF_MOVE = range(5)
+# Phase-6 stages beyond state.ST_*: the GAMEPAD office while the WI-FI office is still owed (WI-FI face had
+# no target yet), and the WI-FI office placed after it (the GAMEPAD office may open its only target, O17).
+ST_GAMEPAD_WIFI_OWED = ST_END + 1
+ST_WIFI_LATE = ST_END + 2
 
 MAX_SLOTS = 32
 A_DONE = 0
@@ -1241,13 +1245,21 @@ def decide(s, T, log) -> int:
                     if second_office_target(s, T, p, r):
                         s.stage = ST_WIFI
                         return D_WIFI
-        if s.stage == ST_GAMEPAD:
-            s.stage = ST_NFC
+                s.stage = ST_GAMEPAD_WIFI_OWED  # no target yet: the GAMEPAD office may open one
+        if s.stage == ST_GAMEPAD or s.stage == ST_GAMEPAD_WIFI_OWED:
+            owed = s.stage == ST_GAMEPAD_WIFI_OWED
+            s.stage = ST_WIFI_LATE if owed else ST_NFC
             if has(s, T, p, E_GAMEPAD_SMALL):
                 for r in range(nr):
                     if gamepad_target(s, T, p, r):
-                        s.stage = ST_GAMEPAD
+                        s.stage = ST_GAMEPAD_WIFI_OWED if owed else ST_GAMEPAD
                         return D_GAMEPAD
+        if s.stage == ST_WIFI_LATE:
+            s.stage = ST_NFC
+            for r in range(nr):
+                if second_office_target(s, T, p, r):
+                    s.stage = ST_WIFI_LATE
+                    return D_WIFI
         if s.stage == ST_NFC:
             s.stage = ST_END
             if has(s, T, p, E_NFC_DIRECT) and s.goods[p] > 0:
@@ -1341,10 +1353,10 @@ def apply_action(s, T, a: int, log) -> None:
                 s.reg_progress[p, r] = 0
                 put_office(s, T, p, r, OFF_LOGISTICS, log)
     elif d == D_WIFI:
-        s.stage = ST_GAMEPAD
+        s.stage = ST_GAMEPAD if s.stage == ST_WIFI else ST_NFC
         put_office(s, T, p, a - A_WIFI, OFF_WIFI, log)
     elif d == D_GAMEPAD:
-        s.stage = ST_NFC
+        s.stage = ST_WIFI_LATE if s.stage == ST_GAMEPAD_WIFI_OWED else ST_NFC
         put_office(s, T, p, a - A_GAMEPAD, OFF_GAMEPAD, log)
     elif d == D_RB_SECOND:
         s.rb_kind = BONUS_NONE

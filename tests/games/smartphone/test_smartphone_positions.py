@@ -542,6 +542,46 @@ def test_gamepad_back_small_region_office():
     assert state[0]["pending"] != sr.D_GAMEPAD or state[0]["actor"] != 0
 
 
+def _wifi_face_gamepad_back(offices):
+    """Seat 0 with WI-FI face and GAMEPAD back in phase 6, offices where given."""
+    rules, state, log = _phase6(offices=offices, **_list_opts(GAMEPAD=True))
+    research_tech(state, 0, "WIFI")
+    research_tech(state, 0, "GAMEPAD")
+    return rules, state, log
+
+
+def test_gamepad_office_opens_the_only_wifi_target():
+    """O17: the WI-FI office is mandatory; a GAMEPAD office that opens its only target must not forfeit it."""
+    usa, canada = REGION["USA"], REGION["CANADA"]
+    rules, state, log = _wifi_face_gamepad_back((("USA", 0), ("USA", 0)))  # two in USA: no WI-FI target
+    s = state[0]
+    legal = enter_phase(rules, state, log, 6)
+    assert s["actor"] == 0 and s["pending"] == sr.D_GAMEPAD
+    assert not _targets(legal, sr.A_WIFI)
+    legal = do(rules, state, log, sr.A_GAMEPAD + canada)
+    assert s["actor"] == 0 and s["pending"] == sr.D_WIFI
+    assert _targets(legal, sr.A_WIFI) == {"CANADA"} and sr.A_DONE not in legal
+    do(rules, state, log, sr.A_WIFI + canada)
+    assert s["own_offices"][0, canada] == 2 and s["own_offices"][0, usa] == 2
+    offices = [(int(e[3]), int(e[4]), int(e[6])) for e in events(rules, log, sr.EV_OFFICE)]
+    assert offices == [(0, canada, sr.OFF_GAMEPAD), (0, canada, sr.OFF_WIFI)]
+    assert s["actor"] != 0 or s["phase"] != 6  # one WI-FI office per phase 6
+
+
+def test_wifi_office_first_when_it_has_a_target():
+    """With a WI-FI target before the GAMEPAD office, the order is unchanged and WI-FI is used once."""
+    usa, canada = REGION["USA"], REGION["CANADA"]
+    rules, state, log = _wifi_face_gamepad_back((("USA", 0),))
+    s = state[0]
+    legal = enter_phase(rules, state, log, 6)
+    assert s["pending"] == sr.D_WIFI and _targets(legal, sr.A_WIFI) == {"USA"}
+    legal = do(rules, state, log, sr.A_WIFI + usa)
+    assert s["pending"] == sr.D_GAMEPAD
+    do(rules, state, log, sr.A_GAMEPAD + canada)
+    assert s["actor"] != 0 or s["phase"] != 6  # CANADA now qualifies, but WI-FI was used this phase
+    assert s["own_offices"][0, canada] == 1 and s["own_offices"][0, usa] == 2
+
+
 def test_gamepad_back_office_on_retailer_gets_its_bonus():
     rules, state, log = _phase6(offices=(("USA", 0),), **_list_opts(GAMEPAD=True))
     s = state[0]
