@@ -4,23 +4,153 @@ Each decision goes to the seat's player: compiled players are asked through the 
 compiled dispatch, Python players get an observation and the legal actions. Every action a
 Python player returns is checked; an illegal one stops the game with an error naming the
 player, the seat, the game seed and the action.
+
+A Python player may be given a time limit per decision (:func:`decision_timeout`, the spec's
+``decision_timeout``, ``--decision-timeout``): a ``choose`` (or ``start_game``) that runs
+longer stops the game with a :class:`DecisionTimeoutError` naming the player, seat and seed.
+Interactive players (``human``) are never limited. In the main thread the limit is a
+SIGALRM timer, which also interrupts a player blocked in ``time.sleep`` or I/O; in other
+threads (a Dask worker runs tasks in one) a watchdog thread raises the timeout inside the
+player's thread, which stops Python code but not a call blocked in C.
 """
 
 from __future__ import annotations
 
+import ctypes
+import signal
+import threading
+import time
 from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from simlab.core.errors import IllegalActionError, PlayerError, SimlabError
+from simlab.core.errors import DecisionTimeoutError, IllegalActionError, PlayerError, SimlabError
 from simlab.core.game import Game
 from simlab.core.player import ResolvedPlayer
 from simlab.core.rng import derive_key
 
 TRACE_CAPACITY = 4096
+
+_LIMIT = threading.local()  # .seconds: the decision time limit set by decision_timeout()
+
+
+@contextmanager
+def decision_timeout(seconds: float | None) -> Iterator[None]:
+    """Within the block (in this thread), each Python player's decision may take at most ``seconds``.
+
+    ``None`` or 0 means no limit. :func:`play_game` calls inside the block use it unless they
+    are given their own ``decision_timeout``.
+    """
+    old = getattr(_LIMIT, "seconds", None)
+    _LIMIT.seconds = float(seconds) if seconds else None
+    try:
+        yield
+    finally:
+        _LIMIT.seconds = old
+
+
+def current_decision_timeout() -> float | None:
+    """The limit set by the innermost :func:`decision_timeout` block of this thread (None: none)."""
+    return getattr(_LIMIT, "seconds", None)
+
+
+class _TimedOut(BaseException):
+    """Raised inside a player's call when its time is up (a BaseException: a player's own
+    ``except Exception`` does not swallow it)."""
+
+
+class _ThreadWatchdog:
+    """One daemon thread per process that raises :class:`_TimedOut` in threads past their deadline."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._deadlines: dict[int, float] = {}
+        self._thread: threading.Thread | None = None
+
+    def arm(self, seconds: float) -> None:
+        tid = threading.get_ident()
+        with self._cond:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="simlab-decision-watchdog", daemon=True)
+                self._thread.start()
+            self._deadlines[tid] = time.monotonic() + seconds
+            self._cond.notify()
+
+    def disarm(self) -> None:
+        tid = threading.get_ident()
+        with self._cond:
+            fired = self._deadlines.pop(tid, None) is None
+        if fired:  # the watchdog fired as the call returned: drop the pending exception, report the timeout
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(tid), None)
+            raise _TimedOut
+
+    def _run(self) -> None:
+        with self._cond:
+            while True:
+                if not self._deadlines:
+                    self._cond.wait()
+                    continue
+                now = time.monotonic()
+                for tid, deadline in list(self._deadlines.items()):
+                    if deadline <= now:
+                        del self._deadlines[tid]
+                        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(tid), ctypes.py_object(_TimedOut))
+                if self._deadlines:
+                    self._cond.wait(max(0.0, min(self._deadlines.values()) - now))
+
+
+_WATCHDOG = _ThreadWatchdog()
+
+
+def _raise_timed_out(signum: int, frame: Any) -> None:
+    raise _TimedOut
+
+
+class _Limiter:
+    """Times each call of a Python player within one game (see the module docstring)."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds or None
+        self.use_alarm = False
+        self._old_handler: Any = None
+
+    def __enter__(self) -> _Limiter:
+        if (self.seconds and hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+                and signal.getitimer(signal.ITIMER_REAL)[0] == 0):
+            self._old_handler = signal.signal(signal.SIGALRM, _raise_timed_out)
+            self.use_alarm = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._old_handler)
+            self.use_alarm = False
+
+    @contextmanager
+    def call(self, interactive: bool) -> Iterator[None]:
+        """The block is one call of a player: raises _TimedOut when it runs past the limit."""
+        if not self.seconds or interactive:
+            yield
+        elif self.use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+            try:
+                yield
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        else:
+            _WATCHDOG.arm(self.seconds)
+            try:
+                yield
+            except _TimedOut:
+                with _WATCHDOG._cond:
+                    _WATCHDOG._deadlines.pop(threading.get_ident(), None)
+                raise
+            _WATCHDOG.disarm()
 
 
 @dataclass
@@ -60,23 +190,36 @@ def play_game(
     instances: Sequence[Any] | None = None,
     on_step: Callable[[np.ndarray, int, int], None] | None = None,
     on_events: Callable[[list[dict[str, Any]]], None] | None = None,
+    decision_timeout: float | None = None,
 ) -> GameRecord:
     """Play one game from its 64-bit game seed through the Python driver.
 
     ``record`` names event tables to fill (as the batch loop does), ``instances`` reuses
     Python player objects (one per seat, None for compiled seats);
     ``on_step(state, seat, action)`` is called after every action (used by tests);
-    ``on_events(events)`` receives the trace events as they happen (with ``record_events``).
+    ``on_events(events)`` receives the trace events as they happen (with ``record_events``);
+    ``decision_timeout`` limits each Python player's decision to so many seconds (None: the
+    limit of the enclosing :func:`decision_timeout` block; 0: no limit).
     """
+    limit = current_decision_timeout() if decision_timeout is None else decision_timeout
+    with _Limiter(limit) as limiter:
+        return _play(game, rules, players, seed, record_events, record, instances, on_step, on_events, limiter)
+
+
+def _play(game: Game, rules: Any, players: Sequence[ResolvedPlayer], seed: int, record_events: bool,
+          record: tuple[str, ...], instances: Sequence[Any] | None,
+          on_step: Callable[[np.ndarray, int, int], None] | None,
+          on_events: Callable[[list[dict[str, Any]]], None] | None, limiter: _Limiter) -> GameRecord:
     n = len(players)
     log = game.new_log(TRACE_CAPACITY if record_events else 0)
     state, legal = game.new_game(rules, seed, log)
     if instances is None:
-        instances = [None if p.compiled else p.make() for p in players]
+        instances = [None if p.compiled else _make(p, seat, seed) for seat, p in enumerate(players)]
     for seat, inst in enumerate(instances):
         if inst is not None and hasattr(inst, "start_game"):
             seat_seed = int(derive_key(np.uint64(seed), np.uint64(1000 + seat)))
-            inst.start_game(seat, n, seat_seed)
+            with _player_call(players[seat], seat, seed, "start_game", limiter):
+                inst.start_game(seat, n, seat_seed)
     decisions = 0
     buffer = np.empty(game.max_actions, dtype=np.int64)
     seen = _emit_new_events(game, rules, log, 0, on_events)
@@ -91,7 +234,7 @@ def play_game(
                     f"{seed} ({game.describe_turn(rules, state)}): a simlab bug, please report it"
                 )
         else:
-            action = _ask(game, rules, state, legal, player, instances[seat], seat, seed)
+            action = _ask(game, rules, state, legal, player, instances[seat], seat, seed, limiter)
         legal = game.step(rules, state, action, log, buffer)
         decisions += 1
         if on_step is not None:
@@ -116,18 +259,49 @@ def _emit_new_events(game: Game, rules: Any, log: np.ndarray, seen: int,
     return n
 
 
-def _ask(game: Game, rules: Any, state: np.ndarray, legal: np.ndarray, player: ResolvedPlayer, inst: Any,
-         seat: int, seed: int) -> int:
-    legal_list = legal.tolist()
-    obs = game.observation(rules, state, legal_list)
+def _make(player: ResolvedPlayer, seat: int, seed: int) -> Any:
+    """A new instance of a Python player; its constructor failing is a player error."""
     try:
-        action = inst.choose(obs, legal_list)
+        return player.make()
     except SimlabError:
         raise
-    except Exception as exc:
-        raise PlayerError(
-            f"player {player.label} (seat {seat}) raised {type(exc).__name__}: {exc} in game seed {seed}"
-        ) from exc
+    except (Exception, SystemExit) as exc:
+        raise PlayerError(f"player {player.label} (seat {seat}) raised {_what(exc)} when created, "
+                          f"in game seed {seed}") from exc
+
+
+def _what(exc: BaseException) -> str:
+    """``Type: message`` of an exception, on one line."""
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+@contextmanager
+def _player_call(player: ResolvedPlayer, seat: int, seed: int, method: str, limiter: _Limiter) -> Iterator[None]:
+    """One call of a Python player: its exceptions (SystemExit included) and a timeout become
+    PlayerErrors naming the player, the seat and the game seed. Ctrl-C still interrupts."""
+    try:
+        with limiter.call(player.interactive):
+            yield
+    except SimlabError:
+        raise
+    except _TimedOut:
+        raise DecisionTimeoutError(
+            f"player {player.label} (seat {seat}) took more than {limiter.seconds:g} s in {method} "
+            f"(decision_timeout) in game seed {seed}"
+        ) from None
+    except (Exception, SystemExit) as exc:
+        where = "" if method == "choose" else f" in {method}"
+        raise PlayerError(f"player {player.label} (seat {seat}) raised {_what(exc)}{where} "
+                          f"in game seed {seed}") from exc
+
+
+def _ask(game: Game, rules: Any, state: np.ndarray, legal: np.ndarray, player: ResolvedPlayer, inst: Any,
+         seat: int, seed: int, limiter: _Limiter) -> int:
+    legal_list = legal.tolist()
+    obs = game.observation(rules, state, legal_list)
+    with _player_call(player, seat, seed, "choose", limiter):
+        action = inst.choose(obs, legal_list)
     if isinstance(action, np.integer):
         action = int(action)
     if not isinstance(action, int) or isinstance(action, bool) or not _is_member(legal_list, action):

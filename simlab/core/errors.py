@@ -28,3 +28,23 @@ class PlayerError(SimlabError):
 
 class IllegalActionError(PlayerError):
     """A Python player returned an action that is not legal in the current position."""
+
+
+class DecisionTimeoutError(PlayerError):
+    """A Python player took longer than the per-decision time limit (``decision_timeout``)."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived during a run: handled like Ctrl-C (the run is marked ``interrupted``).
+
+    A subclass of KeyboardInterrupt so that every ``except KeyboardInterrupt`` cleanup path
+    treats it as an interruption; the CLI exits 143 (128 + SIGTERM) instead of 130.
+    """
+
+
+class RunInterruptedError(SimlabError):
+    """A run stopped by Ctrl-C (exit status 130) or SIGTERM (143); the message says how to resume."""
+
+    def __init__(self, message: str, exit_code: int = 130) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
