@@ -1,12 +1,42 @@
-"""Reading a game's CSV data files with errors of the form ``file:line: column: what is wrong``."""
+"""Reading a game's CSV data files with errors of the form ``file:line: column: what is wrong``.
+
+Every data file is read by :func:`read_text_file`: UTF-8, with or without the byte-order mark
+spreadsheet programs write; anything else is one line naming the file and the first bad byte.
+"""
 
 from __future__ import annotations
 
+import codecs
 import csv
+import io
 from collections.abc import Callable
 from pathlib import Path
 
 from simlab.core.errors import DataError
+
+
+def read_text_file(path: str | Path) -> str:
+    """The text of a UTF-8 file (a leading byte-order mark dropped).
+
+    Raises DataError (one line naming the file) for a missing file, a directory, an
+    unreadable file or bytes that are not UTF-8 (``not UTF-8 text (byte 0xe9 at offset 196)``).
+    """
+    p = Path(path)
+    name = str(path)
+    if p.is_dir():
+        raise DataError(name, None, None, "is a directory, not a file")
+    if not p.exists():
+        raise DataError(name, None, None, "file not found")
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise DataError(name, None, None, f"cannot read: {exc.strerror or exc}") from None
+    start = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    try:
+        return data[start:].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        offset = start + exc.start
+        raise DataError(name, None, None, f"not UTF-8 text (byte 0x{data[offset]:02x} at offset {offset})") from None
 
 
 def read_csv_rows(path: Path, required: tuple[str, ...],
@@ -17,9 +47,8 @@ def read_csv_rows(path: Path, required: tuple[str, ...],
     satisfy it (otherwise extra columns are allowed). Values are stripped; blank lines skipped.
     """
     name = str(path)
-    if not path.exists():
-        raise DataError(name, None, None, "file not found")
-    with path.open(newline="", encoding="utf-8") as fh:
+    text = read_text_file(path)
+    with io.StringIO(text, newline="") as fh:
         reader = csv.DictReader(fh)
         header = reader.fieldnames or []
         for col in required:

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 import numpy as np
 
+from simlab.core.errors import SimlabError
 from simlab.core.rng import game_seeds
 from simlab.runner.spec import ExperimentSpec
 
@@ -65,6 +68,55 @@ def seatings(lineup: tuple[str, ...], rotation: str) -> list[tuple[str, ...]]:
     return out
 
 
+class Shards(Sequence[tuple[int, int]]):
+    """The game ranges ``[lo, hi)`` of a plan's shards, computed on demand (like ``range``):
+    ``len``, indexing, slicing and iteration, without a list of every shard."""
+
+    def __init__(self, total_games: int, shard_size: int) -> None:
+        self.total_games = total_games
+        self.shard_size = shard_size
+
+    def __len__(self) -> int:
+        return -(-self.total_games // self.shard_size)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[int, int]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[tuple[int, int]]: ...
+
+    def __getitem__(self, i: int | slice) -> tuple[int, int] | list[tuple[int, int]]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"shard {i} out of range (0..{n - 1})")
+        lo = i * self.shard_size
+        return lo, min(lo + self.shard_size, self.total_games)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        for lo in range(0, self.total_games, self.shard_size):
+            yield lo, min(lo + self.shard_size, self.total_games)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Shards):
+            return (self.total_games, self.shard_size) == (other.total_games, other.shard_size)
+        if isinstance(other, list | tuple):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.total_games, self.shard_size))
+
+    def __repr__(self) -> str:
+        return f"Shards(total_games={self.total_games}, shard_size={self.shard_size})"
+
+
+MAX_GAME_INDEX = 2**62  # game indices are int64 in every table; far above any spec's limit
+
+
 class Plan:
     """The deterministic map from game index to seed and seating, and the shard ranges."""
 
@@ -78,6 +130,8 @@ class Plan:
         self.n_tables = len(tables)
         self.deals = math.ceil(spec.games / self.n_tables)
         self.total_games = self.deals * self.n_tables
+        if self.total_games >= MAX_GAME_INDEX:
+            raise SimlabError(f"{spec.source}: games: {spec.games:,} games is too many (game indices are 64-bit)")
         check = spec.stop.check_every if spec.stop else self.total_games
         self.check_every = math.ceil(check / self.n_tables) * self.n_tables
 
@@ -94,15 +148,54 @@ class Plan:
         deals = self.deal_of(games)
         if len(deals) == 0:
             return np.zeros(0, dtype=np.uint64)
-        lo = int(deals.min())
-        table = game_seeds(self.spec.seed, lo, int(deals.max()) - lo + 1)
-        return table[deals - lo]
+        lo, hi = int(deals.min()), int(deals.max())
+        if hi - lo < 4 * len(deals) + 1024:  # a shard: one contiguous range of deals
+            return game_seeds(self.spec.seed, lo, hi - lo + 1)[deals - lo]
+        unique, inverse = np.unique(deals, return_inverse=True)  # scattered games: seed each deal alone
+        seeds = np.array([game_seeds(self.spec.seed, int(d), 1)[0] for d in unique], dtype=np.uint64)
+        return seeds[inverse.reshape(deals.shape)]
 
-    def shards(self) -> list[tuple[int, int]]:
-        """Game ranges [lo, hi) of every shard."""
-        size = self.spec.shard_size
-        return [(lo, min(lo + size, self.total_games)) for lo in range(0, self.total_games, size)]
+    def shards(self) -> Shards:
+        """Game ranges [lo, hi) of every shard: a lazy sequence (no list of every shard is built)."""
+        return Shards(self.total_games, self.spec.shard_size)
 
-    def checkpoints(self) -> list[int]:
-        """Game counts at which a stopping rule is checked (multiples of whole deals)."""
-        return [*range(self.check_every, self.total_games, self.check_every), self.total_games]
+    def checkpoints(self) -> Sequence[int]:
+        """Game counts at which a stopping rule is checked (multiples of whole deals), a lazy sequence."""
+        return _Checkpoints(self.check_every, self.total_games)
+
+
+class _Checkpoints(Sequence[int]):
+    """``check_every, 2 * check_every, ...`` below ``total``, then ``total``, computed on demand."""
+
+    def __init__(self, every: int, total: int) -> None:
+        self.every, self.total = every, total
+
+    def __len__(self) -> int:
+        return len(range(self.every, self.total, self.every)) + 1
+
+    @overload
+    def __getitem__(self, i: int) -> int: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[int]: ...
+
+    def __getitem__(self, i: int | slice) -> int | list[int]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"checkpoint {i} out of range")
+        return self.total if i == n - 1 else self.every * (i + 1)
+
+    def __iter__(self) -> Iterator[int]:
+        yield from range(self.every, self.total, self.every)
+        yield self.total
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]

@@ -16,6 +16,7 @@ import numpy as np
 import polars as pl
 
 from simlab.core.batch import play_games
+from simlab.core.driver import decision_timeout
 from simlab.core.errors import SimlabError
 from simlab.core.game import get_game
 from simlab.core.player import resolve_player
@@ -90,8 +91,9 @@ def run_shard(task: ShardTask) -> ShardResult:
         lineups = [[resolve_player(game, s) for s in plan.tables[tid].seats] for tid in ids]
         local_tables = np.array([local[int(t)] for t in tables[mask]], dtype=np.int64)
         try:
-            arrays = play_games(game, rules, lineups, seeds[mask], local_tables, tuple(spec.record),
-                                game_indices=games[mask])
+            with decision_timeout(spec.decision_timeout):
+                arrays = play_games(game, rules, lineups, seeds[mask], local_tables, tuple(spec.record),
+                                    game_indices=games[mask])
         except SimlabError as exc:
             where = f"{task.run_dir}" if task.run_dir else "RUN"
             raise ShardError(f"shard {task.shard} (games {task.lo}-{task.hi - 1}) of variant "

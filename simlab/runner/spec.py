@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from simlab.core.dataedits import DataEditError, RowEdit, parse_edits
+from simlab.core.datafiles import read_text_file
 from simlab.core.errors import SimlabError
 
 ROTATIONS = ("none", "cyclic", "all")
@@ -26,6 +27,7 @@ BACKENDS = ("local", "dask")
 STOP_RULES = ("ci", "sprt")
 
 _TOP_KEYS = {"name", "game", "seed", "games", "shard_size", "workers", "backend", "scheduler", "record", "options",
+             "decision_timeout",
              "players", "stop", "data", "variants", "ablation", "description", "report"}
 _PLAYER_KEYS = {"seats", "pool", "n_players", "match", "focus", "repeat", "rotation"}
 _STOP_KEYS = {"rule", "player", "seat", "half_width", "player_a", "player_b", "elo0", "elo1", "alpha", "beta",
@@ -34,6 +36,13 @@ _DATA_KEYS = {"cards", "set", "remove"}  # Sentient's card overrides
 _VARIANT_KEYS = {"name", "options", "cards", "set", "remove", "data", "edit"}
 _ABLATION_KEYS = {"cards", "change", "delta"}
 _SET_KEYS = {"card", "field", "value"}
+
+
+MAX_SEED = 2**63 - 1  # seeds are stored in a signed 64-bit column (experiment_seed)
+MAX_SHARD_SIZE = 1_000_000  # games per shard: one shard's tables are held in memory
+MAX_SHARDS = 100_000  # shards per run (all variants): the manifest lists the finished ones
+MAX_GAMES = MAX_SHARD_SIZE * MAX_SHARDS  # games per variant (10^11: weeks of CPU time at 50,000 games/s)
+DEFAULT_DECISION_TIMEOUT = 60.0  # seconds a Python player may take per decision in a run (0: no limit)
 
 
 class SpecError(SimlabError):
@@ -106,11 +115,12 @@ class ExperimentSpec:
     source: str = "<spec>"
     description: str = ""
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
+    decision_timeout: float | None = DEFAULT_DECISION_TIMEOUT  # seconds per Python-player decision; None: no limit
 
     def spec_hash(self) -> str:
         """Hash of everything that decides the results (not workers, backend, shard size or description)."""
         keep = {k: v for k, v in self.raw.items()
-                if k not in ("workers", "backend", "scheduler", "shard_size", "description")}
+                if k not in ("workers", "backend", "scheduler", "shard_size", "description", "decision_timeout")}
         text = json.dumps(keep, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -149,10 +159,12 @@ def _unknown(source: str, where: str, table: dict, allowed: set[str]) -> None:
 def load_spec(path: str | Path, overrides: dict[str, Any] | None = None) -> ExperimentSpec:
     """Read and validate a spec file; ``overrides`` replace top-level fields (games, seed, ...)."""
     p = Path(path)
+    if p.is_dir():
+        raise SpecError(f"{path}: is a directory, not a spec file")
     if not p.is_file():
         raise SpecError(f"{path}: file not found")
     try:
-        raw = tomllib.loads(p.read_text(encoding="utf-8"))
+        raw = tomllib.loads(read_text_file(p))
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"{path}: not valid TOML: {exc}") from None
     raw.setdefault("name", p.stem)
@@ -196,12 +208,23 @@ def parse_spec(raw: dict[str, Any], source: str = "<spec>", overrides: dict[str,
     except SimlabError as exc:
         raise _fail(source, "game", str(exc)) from None
     seed = _type(source, "seed", raw.get("seed", 0), int, "an integer")
+    if not 0 <= seed <= MAX_SEED:
+        raise _fail(source, "seed", f"{seed} is outside 0..2**63-1 (the seed range of a 64-bit table column)")
     games = _type(source, "games", raw.get("games", 10_000), int, "an integer")
+    if games > MAX_GAMES:
+        raise _fail(source, "games", f"{games:,} is more than the limit of {MAX_GAMES:,} games per variant")
     if games < 1:
         raise _fail(source, "games", "must be at least 1")
     shard_size = _type(source, "shard_size", raw.get("shard_size", 10_000), int, "an integer")
     if shard_size < 1:
         raise _fail(source, "shard_size", "must be at least 1")
+    if shard_size > MAX_SHARD_SIZE:
+        raise _fail(source, "shard_size", f"{shard_size:,} is more than {MAX_SHARD_SIZE:,} games per shard "
+                                          "(a shard's tables are held in memory)")
+    timeout = _type(source, "decision_timeout", raw.get("decision_timeout", DEFAULT_DECISION_TIMEOUT), (int, float),
+                    "a number of seconds (0: no limit)")
+    if not 0 <= timeout < float("inf"):
+        raise _fail(source, "decision_timeout", f"{timeout} must be 0 (no limit) or a positive number of seconds")
     workers = _type(source, "workers", raw.get("workers", 0), int, "an integer (0 = all cores)")
     if workers < 0:
         raise _fail(source, "workers", "must be 0 (all cores) or more")
@@ -265,12 +288,33 @@ def parse_spec(raw: dict[str, Any], source: str = "<spec>", overrides: dict[str,
 
     stop = _parse_stop(raw.get("stop"), source, specs)
     variants = _parse_variants(raw, source, game)
+    shards = -(-games // shard_size) * len(variants)
+    if shards > MAX_SHARDS:
+        raise _fail(source, "shard_size", f"{games:,} games in shards of {shard_size:,} for {len(variants)} "
+                                          f"variant(s) make {shards:,} shards, more than {MAX_SHARDS:,}: "
+                                          "raise shard_size")
+    _check_rulesets(game, options, variants, n_players, source)
     return ExperimentSpec(
         name=name, game=game.name, seed=seed, games=games, shard_size=shard_size, workers=workers,
         backend=backend, scheduler=scheduler, record=list(record), options=dict(options), seats=seats, pool=pool,
         n_players=[int(n) for n in n_players], match=match, focus=focus, repeat=repeat, rotation=rotation,
         stop=stop, variants=variants, source=source, description=str(raw.get("description", "")), raw=raw,
+        decision_timeout=float(timeout) or None,
     )
+
+
+def _check_rulesets(game: Any, options: dict[str, Any], variants: list[Variant], n_players: list[int],
+                    source: str) -> None:
+    """Build every variant's rule set for every player count, so that data the game cannot play
+    with (too few cards left after ``remove``, say) fails now, before the run folder exists."""
+    for v in variants:
+        data = variant_data(game, v)
+        for n in sorted(set(n_players)):
+            try:
+                game.ruleset(int(n), {**options, **v.options}, data)
+            except SimlabError as exc:
+                where = "data" if v.name == "base" else f"variants.{v.name}"
+                raise _fail(source, where, f"{n} players: {exc}") from None
 
 
 def _check_options(game: Any, options: dict[str, Any], source: str, where: str) -> None:
@@ -333,7 +377,9 @@ def _parse_changes(table: dict, source: str, where: str) -> list[CardChange]:
         for key in _SET_KEYS:
             if key not in item:
                 raise _fail(source, f"{where}.set[{i}].{key}", "required")
-        changes.append(CardChange(int(item["card"]), str(item["field"]), item["value"]))
+        card = _type(source, f"{where}.set[{i}].card", item["card"], int, "a card id (an integer)")
+        fname = _type(source, f"{where}.set[{i}].field", item["field"], str, "a column name")
+        changes.append(CardChange(card, fname, item["value"]))
     return changes
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from simlab.core.datafiles import int_field, read_csv_rows
+from simlab.core.datafiles import int_field, read_csv_rows, read_text_file
 from simlab.core.errors import DataError
 from simlab.core.options import Option, load_options
 
@@ -324,10 +324,8 @@ def _check_sequence(file: str, items: list[tuple[int, str, int]], col: str) -> d
 
 
 def _toml(path: Path) -> dict[str, Any]:
-    if not path.exists():
-        raise DataError(str(path), None, None, "file not found")
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(read_text_file(path))
     except tomllib.TOMLDecodeError as exc:
         raise DataError(str(path), None, None, f"not valid TOML: {exc}") from exc
 
