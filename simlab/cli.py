@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -11,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from simlab.core.errors import SimlabError
+from simlab.core.errors import PlayerError, SimlabError
 
 app = typer.Typer(
     add_completion=False,
@@ -73,6 +75,80 @@ PlayersOpt = Annotated[str, typer.Option("--players", "-p", help="comma-separate
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="experiment seed")]
 OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help="rule option name=value (repeatable)")]
 CardsOpt = Annotated[Path | None, typer.Option("--cards", help="another cards.csv to play with")]
+TimeoutOpt = Annotated[float | None, typer.Option(
+    "--decision-timeout", help="seconds a Python player may take per decision (0: no limit; default 60; "
+    "never applies to human)")]
+MAX_SEED = 2**63 - 1  # as in specs: the experiment_seed column is a signed 64-bit integer
+MAX_BATCH_GAMES = 100_000_000
+
+
+def _check_seed(seed: int | None, option: str = "--seed") -> None:
+    """Seeds lie in 0..2**63-1."""
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise SimlabError(f"{option}: {seed} is outside 0..2**63-1 (the seed range of a 64-bit table column)")
+
+
+def _timeout(value: float | None) -> float | None:
+    """The decision time limit of --decision-timeout (default 60 s; 0: none)."""
+    from simlab.runner.spec import DEFAULT_DECISION_TIMEOUT
+
+    if value is None:
+        return DEFAULT_DECISION_TIMEOUT
+    if not 0 <= value < float("inf"):
+        raise SimlabError(f"--decision-timeout: {value} must be 0 (no limit) or a positive number of seconds")
+    return value or None
+
+
+def _replay_hint(exc: SimlabError, game: str, players: str, seed: int, first: int = 0) -> SimlabError:
+    """A player error of ``simlab play``/``batch`` with the command that replays the game."""
+    import shlex
+
+    head = str(exc).split(":", 1)[0]
+    index = int(head.split()[-1]) if head.startswith("game ") and head.split()[-1].isdigit() else first
+    return type(exc)(f"{exc}; replay: simlab play {game} --players {shlex.quote(players)} --seed {seed} "
+                     f"--game {index}")
+
+
+@contextmanager
+def _interruptible(command: str, spec_path: Path | str, experiment: Any, out: Path | None,
+                   extra: list[str]) -> Iterator[None]:
+    """Ctrl-C or SIGTERM during a run: one line with the games stored and the command that resumes
+    (a RunInterruptedError, exit status 130, or 143 for SIGTERM)."""
+    from simlab.core.errors import RunInterruptedError, Terminated
+    from simlab.runner.processes import interrupt_on_sigterm
+
+    try:
+        with interrupt_on_sigterm():
+            yield
+    except KeyboardInterrupt as exc:
+        code = 143 if isinstance(exc, Terminated) else 130
+        raise RunInterruptedError(_interrupted_line(command, spec_path, experiment, out, extra), code) from None
+
+
+def _interrupted_line(command: str, spec_path: Path | str, experiment: Any, out: Path | None,
+                      extra: list[str]) -> str:
+    import json
+    import shlex
+
+    from simlab.runner.plan import Plan
+    from simlab.runner.run import latest_run_dir
+
+    run_dir = out if out is not None else latest_run_dir(experiment)
+    again = " ".join(["simlab", command, shlex.quote(str(spec_path)), *extra])
+    manifest_path = Path(run_dir) / "manifest.json" if run_dir is not None else None
+    if manifest_path is None or not manifest_path.is_file():
+        return f"interrupted before any game was stored; rerun: {again}"
+    try:
+        man = json.loads(manifest_path.read_text(encoding="utf-8"))
+        shards = Plan(experiment).shards()
+        stored = sum(shards[i][1] - shards[i][0] for done in man.get("shards_done", {}).values() for i in done)
+    except (OSError, ValueError, IndexError, TypeError):
+        stored = None
+    total = Plan(experiment).total_games * len(experiment.variants)
+    resume = " --resume" if command == "run" else ""
+    count = f"{stored:,} of {total:,} games stored" if stored is not None else "the finished shards are stored"
+    return f"{count}; resume: {again}{resume} --out {shlex.quote(str(run_dir))}"
+
 
 
 @app.command()
@@ -112,6 +188,7 @@ def play(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no log, only the final table")] = False,
     option: OptionOpt = None,
     cards: CardsOpt = None,
+    decision_timeout: TimeoutOpt = None,
 ) -> None:
     """Play one game and print its log (game 0 of --seed is game 0 of a batch with that seed)."""
     from simlab.core.driver import play_game
@@ -120,6 +197,9 @@ def play(
     from simlab.core.rng import game_seed
     from simlab.core.trace import game_trace, write_trace
 
+    _check_seed(seed)
+    if not 0 <= game_index < 2**62:
+        raise SimlabError(f"--game: {game_index} is outside 0..2**62-1")
     g = get_game(game)
     resolved = resolve_players(g, split_specs(players))
     rules = g.ruleset(len(resolved), parse_option_pairs(option), _data(game, cards))
@@ -139,7 +219,11 @@ def play(
         start.append(g.start_event(rules, state, labels, game_index))
         for line in g.log_lines(start):
             typer.echo(line)
-    record = play_game(g, rules, resolved, int(game_seed(seed, game_index)), record_events=True, on_events=on_events)
+    try:
+        record = play_game(g, rules, resolved, int(game_seed(seed, game_index)), record_events=True,
+                           on_events=on_events, decision_timeout=_timeout(decision_timeout) or 0)
+    except PlayerError as exc:
+        raise _replay_hint(exc, game, players, seed, game_index) from None
     events = game_trace(g, rules, record, labels, game_index)
     lines = g.log_lines(events)
     if quiet or live:
@@ -160,12 +244,23 @@ def batch(
     option: OptionOpt = None,
     cards: CardsOpt = None,
     out: Annotated[Path | None, typer.Option("--out", help="write games and seats tables as parquet here")] = None,
+    decision_timeout: TimeoutOpt = None,
 ) -> None:
     """Play a batch of games (compiled when every player is built in) and print the results."""
     from simlab.core.batch import play_batch
+    from simlab.core.driver import decision_timeout as time_limit
 
+    _check_seed(seed)
+    if not 1 <= games <= MAX_BATCH_GAMES:
+        raise SimlabError(f"--games: {games:,} is outside 1..{MAX_BATCH_GAMES:,} (a batch is held in memory; "
+                          "simlab run streams more to disk)")
     specs = split_specs(players)
-    result = play_batch(game, specs, games, seed, options=parse_option_pairs(option), data=_data(game, cards))
+    try:
+        with time_limit(_timeout(decision_timeout)):
+            result = play_batch(game, specs, games, seed, options=parse_option_pairs(option),
+                                data=_data(game, cards))
+    except PlayerError as exc:
+        raise _replay_hint(exc, game, players, seed) from None
     summary = result.summary()
     mode = "compiled loop" if result.compiled else "Python driver"
     table = Table(
@@ -259,17 +354,25 @@ def run(
     resume: Annotated[bool, typer.Option("--resume", help="continue the run in --out (or the latest one)")] = False,
     force: Annotated[bool, typer.Option("--force", help="empty --out first (a fresh run needs an empty one)")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+    decision_timeout: TimeoutOpt = None,
 ) -> None:
-    """Run an experiment: shards on all cores (or a Dask cluster), stored as parquet."""
+    """Run an experiment: shards on all cores (or a Dask cluster), stored as parquet.
+
+    Ctrl-C (exit status 130) or SIGTERM (143) marks the run interrupted and prints the command
+    that resumes it."""
     from simlab.runner.run import run_experiment
     from simlab.runner.spec import load_spec
 
     if scheduler and backend is None:
         backend = "dask"
     overrides = {"games": games, "seed": seed, "workers": workers, "shard_size": shard_size, "backend": backend,
-                 "scheduler": scheduler}
+                 "scheduler": scheduler, "decision_timeout": decision_timeout}
     experiment = load_spec(spec, overrides)
-    result = run_experiment(experiment, out, resume, console=console, show_progress=not quiet, force=force)
+    given = {"--games": games, "--seed": seed, "--shard-size": shard_size, "--backend": backend,
+             "--scheduler": scheduler, "--decision-timeout": decision_timeout}
+    extra = [f"{k} {v}" for k, v in given.items() if v is not None]
+    with _interruptible("run", spec, experiment, out, extra):
+        result = run_experiment(experiment, out, resume, console=console, show_progress=not quiet, force=force)
     man = result.manifest
     timing = man["timings"][-1]
     console.print(f"{man['status']}: {man['games_done']:,} games stored; this session played {timing['games']:,} "
@@ -300,8 +403,10 @@ def report(
         from simlab.runner.spec import load_spec
 
         spec = load_spec(target, {"games": games, "seed": seed, "workers": workers})
-        index = report_experiment(spec, out, report_dir, console=console, show_progress=not quiet, force=force,
-                                  trust=trust)
+        extra = [f"{k} {v}" for k, v in {"--games": games, "--seed": seed}.items() if v is not None]
+        with _interruptible("report", target, spec, out, extra):
+            index = report_experiment(spec, out, report_dir, console=console, show_progress=not quiet, force=force,
+                                      trust=trust)
     else:
         index = report_run(target, report_dir, trust=trust, console=console)
     findings = index.parent / "findings.json"
@@ -401,8 +506,13 @@ def replay(
 
 def main() -> None:
     """Entry point: run the CLI; simlab errors become one clean line (exit status 2)."""
+    from simlab.core.errors import RunInterruptedError
+
     try:
-        app(standalone_mode=False)
+        status = app(standalone_mode=False)
+    except RunInterruptedError as exc:
+        err_console.print(f"interrupted: {exc}", markup=False, highlight=False, soft_wrap=True)
+        sys.exit(exc.exit_code)
     except SimlabError as exc:
         err_console.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
         sys.exit(2)
@@ -419,6 +529,10 @@ def main() -> None:
         if type(exc).__name__ == "Abort":
             sys.exit(1)
         raise
+    if isinstance(status, int) and status:  # typer turns a KeyboardInterrupt outside a run into 130
+        if status == 130:
+            err_console.print("interrupted")
+        sys.exit(status)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,10 @@ finish, in any order; the runner records them and decides when to stop. Closing 
 generator early cancels the shards not yet started. Workers on this machine (local, or a
 Dask LocalCluster) write their shards themselves; workers of a remote scheduler send their
 tables back to be written here.
+
+No worker outlives the run: a worker process of this machine (a loky process, a Dask
+LocalCluster worker) runs its shards through :func:`guarded_shard`, which makes it stop when
+the process that started the run dies, even by SIGKILL (see :mod:`simlab.runner.processes`).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 
 from simlab.core.errors import SimlabError
+from simlab.runner.processes import guard_worker
 from simlab.runner.shard import ShardResult, ShardTask, run_shard
 
 Result = ShardResult
@@ -39,6 +44,12 @@ def run_tasks(tasks: Sequence[ShardTask], backend: str, workers: int, scheduler:
         raise SimlabError(f"unknown backend '{backend}' (local or dask)")
 
 
+def guarded_shard(task: ShardTask, parent: int) -> Result:
+    """:func:`run_shard` in a worker that first arranges to die with ``parent`` (the run's process)."""
+    guard_worker(parent)
+    return run_shard(task)
+
+
 def _local(tasks: Sequence[ShardTask], workers: int) -> Iterator[Result]:
     if workers == 1 or len(tasks) <= 1:
         for task in tasks:
@@ -49,7 +60,7 @@ def _local(tasks: Sequence[ShardTask], workers: int) -> Iterator[Result]:
     parallel = Parallel(n_jobs=workers, backend="loky", return_as="generator_unordered", pre_dispatch="2*n_jobs")
     with warnings.catch_warnings():  # stopping early cancels queued shards on purpose
         warnings.filterwarnings("ignore", message=".*tasks which were still being processed.*")
-        yield from parallel(delayed(run_shard)(t) for t in tasks)
+        yield from parallel(delayed(guarded_shard)(t, os.getpid()) for t in tasks)
 
 
 def _dask(tasks: Sequence[ShardTask], workers: int, scheduler: str | None) -> Iterator[Result]:
@@ -69,7 +80,9 @@ def _dask(tasks: Sequence[ShardTask], workers: int, scheduler: str | None) -> It
         client = Client(cluster)
     futures = []
     try:
-        futures = client.map(run_shard, list(tasks), pure=False)
+        # workers of a LocalCluster are this process's children: guard them; remote ones are not
+        parent = 0 if scheduler else os.getpid()
+        futures = client.map(guarded_shard, list(tasks), [parent] * len(tasks), pure=False)
         for future in as_completed(futures):
             yield future.result()
     finally:

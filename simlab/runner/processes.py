@@ -1,0 +1,85 @@
+"""Signals and worker lifetimes: a run stops cleanly on Ctrl-C or SIGTERM, and no worker outlives it.
+
+- :func:`interrupt_on_sigterm` makes SIGTERM raise :class:`~simlab.core.errors.Terminated` (a
+  KeyboardInterrupt) in the main thread for the duration of a run, so the run is marked
+  ``interrupted`` and stays resumable, exactly as after Ctrl-C.
+- :func:`guard_worker` is called by every shard in a worker process of this machine: on Linux
+  it asks the kernel to SIGKILL the worker when its parent dies (``PR_SET_PDEATHSIG``), and
+  everywhere it starts a watchdog thread that exits the worker when the process that started
+  the run is gone (its parent pid changes). A worker of a remote Dask cluster (not a child of
+  the run) is left alone.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from simlab.core.errors import Terminated
+
+_PR_SET_PDEATHSIG = 1
+_guarded_for: int | None = None  # the run process this worker is guarded against
+_guard_lock = threading.Lock()
+
+
+@contextmanager
+def interrupt_on_sigterm() -> Iterator[None]:
+    """Within the block, SIGTERM raises :class:`Terminated` (once; a second SIGTERM is ignored
+    while the run records its state). Only in the main thread; elsewhere a no-op."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_term(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise Terminated("terminated (SIGTERM)")
+
+    old = signal.signal(signal.SIGTERM, on_term)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def _set_parent_death_signal() -> bool:
+    """Ask Linux to SIGKILL this process when its parent dies; False where that is unavailable."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent: int, interval: float = 0.2) -> None:
+    while True:
+        if os.getppid() != parent:
+            os._exit(70)  # the run is gone: stop now, whatever this worker was doing
+        time.sleep(interval)
+
+
+def guard_worker(parent: int) -> None:
+    """Make this worker process stop when ``parent`` (the process running the run) dies.
+
+    A no-op in the run's own process and in a process that is not ``parent``'s child (a
+    worker of a remote Dask cluster); idempotent.
+    """
+    global _guarded_for
+    if parent <= 0 or os.getpid() == parent or _guarded_for == parent:
+        return
+    with _guard_lock:
+        if _guarded_for == parent or os.getppid() != parent:
+            return
+        _set_parent_death_signal()
+        if os.getppid() != parent:  # the parent died before the kernel knew to tell us
+            os._exit(70)
+        threading.Thread(target=_watch_parent, args=(parent,), name="simlab-parent-watch", daemon=True).start()
+        _guarded_for = parent
