@@ -222,15 +222,34 @@ def test_stored_columns_match_the_declared_schema(game):
             continue
         for col, names in columns.items():
             assert set(frame[col].cast(pl.Utf8).to_list()) <= set(names)
-    shares = res.seats.group_by("game").agg(pl.col("win_share").sum())
-    assert np.allclose(shares["win_share"].to_numpy(), 1.0)
-    ranks_ok = res.seats.group_by("game").agg((pl.col("rank").min() == 1).alias("ok"))
-    assert ranks_ok["ok"].all()
+    _check_ranks_and_shares(res.seats)
     # exactly the common columns and the declared ones, nothing else
     assert res.games.columns == common_games + cols["games"]
     common_seats = ["game", "seat", "player", "variant", "lineup", "rotation"]
     assert set(res.seats.columns) == set(common_seats + cols["seats"] + ["win_share"])
     assert res.seats["winner"].dtype == pl.Boolean
+
+
+def _check_ranks_and_shares(seats: pl.DataFrame) -> None:
+    """Ranks, winners and win shares agree. A seat wins exactly when it is ranked 1; a game's win shares
+    add up to 1 when some seat won, and to 0 when none did, which only a rival that is not a seat can
+    cause (a solo seat beaten by an Automa, whose results are game columns); such a game's best seat is
+    ranked 2 or lower."""
+    assert (seats["rank"] >= 1).all()
+    assert (seats["winner"] == (seats["rank"] == 1)).all(), "winner must be rank == 1"
+    per_game = seats.group_by("game").agg(pl.col("win_share").sum().alias("shares"),
+                                          pl.col("winner").any().alias("won"), pl.col("rank").min().alias("best"))
+    assert np.allclose(per_game["shares"].to_numpy(), per_game["won"].cast(pl.Float64).to_numpy())
+    assert (per_game["won"] == (per_game["best"] == 1)).all()
+
+
+def test_ranks_winners_and_win_shares_at_every_player_count(game):
+    """At every player count (solo included) the seats' ranks, winners and win shares agree (see
+    ``_check_ranks_and_shares``)."""
+    for n in _player_counts(game):
+        res = play_batch(game, ["random"] * n, games=40, seed=4)
+        assert res.seats.height == 40 * n
+        _check_ranks_and_shares(res.seats)
 
 
 def test_event_tables_are_declared_and_recorded(game):
