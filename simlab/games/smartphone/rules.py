@@ -1072,7 +1072,160 @@ def any_sale(s, T, p: int) -> bool:
     return False
 
 
-# ---------------------------------------------------------------- decisions
+# ---------------------------------------------------------------- decisions: legal actions (one kernel per decision)
+
+
+@njit(cache=True)
+def legal_arrange(s, T, p: int, out) -> int:
+    """D_ARRANGE: every arrangement."""
+    n = 0
+    for i in range(T.arr_hidden.shape[0]):
+        out[n] = A_ARR + i
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_place(s, T, p: int, out) -> int:
+    """D_PLACE: stop, or any legal (upgrade, slot, half order)."""
+    out[0] = A_DONE
+    n = 1
+    arr = s.plan_arr[p]
+    for h in range(s.hand_n[p]):
+        for k in range(T.n_slots[arr]):
+            for o in range(2):
+                if place_legal(s, T, p, h, k, o):
+                    out[n] = encode_place(h, k, o)
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_pick(s, T, p: int, out) -> int:
+    """D_PICK: any upgrade on display."""
+    n = 0
+    for j in range(s.display.shape[0]):
+        if s.display[j] >= 0:
+            out[n] = A_PICK + j
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_research(s, T, p: int, out) -> int:
+    """D_RESEARCH: stop, or a marker on a technology still needed (and completable, O7)."""
+    out[0] = A_DONE
+    n = 1
+    for t in range(N_TECH):
+        if research_need(s, T, p, t) > 0 and (s.progress[p, t] + 1 < tech_cost(s, T, p, t)
+                                               or office_supply(s, T, p) > 0):
+            out[n] = A_RESEARCH + t
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_rb_research(s, T, p: int, out) -> int:
+    """D_RB_RESEARCH: a retailer RESEARCH marker on a technology still needed."""
+    n = 0
+    for t in range(N_TECH):
+        if research_need(s, T, p, t) > 0:
+            out[n] = A_RB_RESEARCH + t
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_logistics(s, T, p: int, out) -> int:
+    """D_LOGISTICS: stop, or a marker on a logistics target."""
+    out[0] = A_DONE
+    n = 1
+    for r in range(T.region.shape[0]):
+        if logistics_target(s, T, p, r):
+            out[n] = A_LOGISTICS + r
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_second_office(s, T, p: int, base: int, out) -> int:
+    """D_WIFI / D_RB_SECOND: a second-office target (actions ``base + r``)."""
+    n = 0
+    for r in range(T.region.shape[0]):
+        if second_office_target(s, T, p, r):
+            out[n] = base + r
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_gamepad(s, T, p: int, out) -> int:
+    """D_GAMEPAD: a GAMEPAD back target."""
+    n = 0
+    for r in range(T.region.shape[0]):
+        if gamepad_target(s, T, p, r):
+            out[n] = A_GAMEPAD + r
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_nfc(s, T, p: int, out) -> int:
+    """D_NFC: how many goods to sell directly."""
+    lo, hi = nfc_range(s, T, p)
+    n = 0
+    for k in range(lo, hi + 1):
+        out[n] = A_NFC + k
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_sell(s, T, p: int, out) -> int:
+    """D_SELL: stop (where withholding is allowed), or any buyer seat p may sell to."""
+    n = 0
+    if T.opts[OPT_MAY_WITHHOLD]:
+        out[n] = A_DONE
+        n += 1
+    for b in range(T.buyers.shape[0]):
+        if can_sell(s, T, p, b):
+            out[n] = A_SELL + b
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_rb_price(s, T, p: int, out) -> int:
+    """D_RB_PRICE: lower or raise."""
+    out[0] = A_RB_PRICE
+    out[1] = A_RB_PRICE + 1
+    return 2
+
+
+@njit(cache=True)
+def legal_move_from(s, T, p: int, out) -> int:
+    """D_MOVE_FROM: a region with one of seat p's offices that has somewhere to go."""
+    nr = T.region.shape[0]
+    n = 0
+    for a in range(nr):
+        if s.own_offices[p, a] > 0:
+            for r in range(nr):
+                if move_to_target(s, T, p, a, r):
+                    out[n] = A_MOVE_FROM + a
+                    n += 1
+                    break
+    return n
+
+
+@njit(cache=True)
+def legal_move_to(s, T, p: int, out) -> int:
+    """D_MOVE_TO: a destination for the office taken from ``s.move_from``."""
+    n = 0
+    for r in range(T.region.shape[0]):
+        if move_to_target(s, T, p, s.move_from, r):
+            out[n] = A_MOVE_TO + r
+            n += 1
+    return n
 
 
 @njit(cache=True)
@@ -1080,93 +1233,35 @@ def legal_actions(s, T, out) -> int:
     """Write the legal actions of the pending decision to ``out`` (ascending); returns how many."""
     p = s.actor
     d = s.pending
-    n = 0
-    nr = T.region.shape[0]
     if d == D_ARRANGE:
-        for i in range(T.arr_hidden.shape[0]):
-            out[n] = A_ARR + i
-            n += 1
+        return legal_arrange(s, T, p, out)
     elif d == D_PLACE:
-        out[n] = A_DONE
-        n += 1
-        arr = s.plan_arr[p]
-        for h in range(s.hand_n[p]):
-            for k in range(T.n_slots[arr]):
-                for o in range(2):
-                    if place_legal(s, T, p, h, k, o):
-                        out[n] = encode_place(h, k, o)
-                        n += 1
+        return legal_place(s, T, p, out)
     elif d == D_PICK:
-        for j in range(s.display.shape[0]):
-            if s.display[j] >= 0:
-                out[n] = A_PICK + j
-                n += 1
+        return legal_pick(s, T, p, out)
     elif d == D_RESEARCH:
-        out[n] = A_DONE
-        n += 1
-        for t in range(N_TECH):
-            if research_need(s, T, p, t) > 0 and (s.progress[p, t] + 1 < tech_cost(s, T, p, t)
-                                                   or office_supply(s, T, p) > 0):
-                out[n] = A_RESEARCH + t
-                n += 1
+        return legal_research(s, T, p, out)
     elif d == D_RB_RESEARCH:
-        for t in range(N_TECH):
-            if research_need(s, T, p, t) > 0:
-                out[n] = A_RB_RESEARCH + t
-                n += 1
+        return legal_rb_research(s, T, p, out)
     elif d == D_LOGISTICS:
-        out[n] = A_DONE
-        n += 1
-        for r in range(nr):
-            if logistics_target(s, T, p, r):
-                out[n] = A_LOGISTICS + r
-                n += 1
+        return legal_logistics(s, T, p, out)
     elif d == D_WIFI:
-        for r in range(nr):
-            if second_office_target(s, T, p, r):
-                out[n] = A_WIFI + r
-                n += 1
+        return legal_second_office(s, T, p, A_WIFI, out)
     elif d == D_RB_SECOND:
-        for r in range(nr):
-            if second_office_target(s, T, p, r):
-                out[n] = A_RB_SECOND + r
-                n += 1
+        return legal_second_office(s, T, p, A_RB_SECOND, out)
     elif d == D_GAMEPAD:
-        for r in range(nr):
-            if gamepad_target(s, T, p, r):
-                out[n] = A_GAMEPAD + r
-                n += 1
+        return legal_gamepad(s, T, p, out)
     elif d == D_NFC:
-        lo, hi = nfc_range(s, T, p)
-        for k in range(lo, hi + 1):
-            out[n] = A_NFC + k
-            n += 1
+        return legal_nfc(s, T, p, out)
     elif d == D_SELL:
-        if T.opts[OPT_MAY_WITHHOLD]:
-            out[n] = A_DONE
-            n += 1
-        for b in range(T.buyers.shape[0]):
-            if can_sell(s, T, p, b):
-                out[n] = A_SELL + b
-                n += 1
+        return legal_sell(s, T, p, out)
     elif d == D_RB_PRICE:
-        out[n] = A_RB_PRICE
-        out[n + 1] = A_RB_PRICE + 1
-        n += 2
+        return legal_rb_price(s, T, p, out)
     elif d == D_MOVE_FROM:
-        for a in range(nr):
-            if s.own_offices[p, a] > 0:
-                for r in range(nr):
-                    if move_to_target(s, T, p, a, r):
-                        out[n] = A_MOVE_FROM + a
-                        n += 1
-                        break
+        return legal_move_from(s, T, p, out)
     elif d == D_MOVE_TO:
-        for r in range(nr):
-            if move_to_target(s, T, p, s.move_from, r):
-                out[n] = A_MOVE_TO + r
-                n += 1
-    return n
+        return legal_move_to(s, T, p, out)
+    return 0
 
 
 @njit(cache=True, inline="always")
@@ -1177,99 +1272,184 @@ def nfc_range(s, T, p: int) -> tuple[int, int]:
     return lo, hi
 
 
+# ---------------------------------------------------------------- decisions: the next one (one kernel per phase/stage)
+
+
+@njit(cache=True)
+def decide_plan(s, T, p: int) -> int:
+    """Phase 1: arrange, then place upgrades while one fits (D_NONE: the plan is done)."""
+    if s.plan_arr[p] < 0:
+        return D_ARRANGE
+    if s.stage == 0:
+        arr = s.plan_arr[p]
+        for h in range(s.hand_n[p]):
+            if not hand_placed(s, p, h):
+                for k in range(T.n_slots[arr]):
+                    if place_legal(s, T, p, h, k, 0):
+                        return D_PLACE
+    return D_NONE
+
+
+@njit(cache=True)
+def decide_pick(s, T, p: int, log) -> int:
+    """Phase 4: pick while takes are left (an empty display costs the take, O5)."""
+    while s.takes > 0:
+        for j in range(s.display.shape[0]):
+            if s.display[j] >= 0:
+                return D_PICK
+        s.takes -= 1  # display empty (O5)
+        if T.opts[OPT_EMPTY_DISPLAY_TOKEN]:
+            give_token(s, T, p, log)
+    return D_NONE
+
+
+@njit(cache=True)
+def decide_research(s, T, p: int) -> int:
+    """Phase 5: place research markers while some are left and a technology is still needed."""
+    if s.markers > 0:
+        for t in range(N_TECH):
+            if research_need(s, T, p, t) > 0:
+                return D_RESEARCH
+    return D_NONE
+
+
+@njit(cache=True)
+def decide_bonus(s, T, p: int, log) -> int:
+    """Phase 6: the pending retailer bonus's decision; clears the bonus (D_NONE) when none is left."""
+    k = s.rb_kind
+    nr = T.region.shape[0]
+    if k == BONUS_RESEARCH:
+        if s.rb_left > 0:
+            for t in range(N_TECH):
+                if research_need(s, T, p, t) > 0:
+                    return D_RB_RESEARCH
+        if s.rb_left > 0:
+            emit(log, s, EV_MARKERS_LOST, p, s.rb_left, 2)
+    elif k == BONUS_PRICE:
+        return D_RB_PRICE
+    elif k == BONUS_SECOND:
+        for r in range(nr):
+            if second_office_target(s, T, p, r):
+                return D_RB_SECOND
+    elif k == BONUS_MOVE:
+        if s.move_from >= 0:
+            return D_MOVE_TO
+        if any_move(s, T, p):
+            return D_MOVE_FROM
+    s.rb_kind = BONUS_NONE
+    s.rb_left = 0
+    return D_NONE
+
+
+@njit(cache=True)
+def decide_logistics(s, T, p: int) -> int:
+    """Stage ST_LOGISTICS: place logistics markers while some are left and a target exists."""
+    if s.markers > 0:
+        for r in range(T.region.shape[0]):
+            if logistics_target(s, T, p, r):
+                return D_LOGISTICS
+    s.stage = ST_WIFI
+    return D_NONE
+
+
+@njit(cache=True)
+def decide_wifi(s, T, p: int) -> int:
+    """Stage ST_WIFI: the WI-FI face office (owed for later when it has no target yet, O17)."""
+    s.stage = ST_GAMEPAD
+    if has(s, T, p, E_WIFI_SECOND):
+        for r in range(T.region.shape[0]):
+            if second_office_target(s, T, p, r):
+                s.stage = ST_WIFI
+                return D_WIFI
+        s.stage = ST_GAMEPAD_WIFI_OWED  # no target yet: the GAMEPAD office may open one
+    return D_NONE
+
+
+@njit(cache=True)
+def decide_gamepad(s, T, p: int) -> int:
+    """Stages ST_GAMEPAD / ST_GAMEPAD_WIFI_OWED: the GAMEPAD back office."""
+    owed = s.stage == ST_GAMEPAD_WIFI_OWED
+    s.stage = ST_WIFI_LATE if owed else ST_NFC
+    if has(s, T, p, E_GAMEPAD_SMALL):
+        for r in range(T.region.shape[0]):
+            if gamepad_target(s, T, p, r):
+                s.stage = ST_GAMEPAD_WIFI_OWED if owed else ST_GAMEPAD
+                return D_GAMEPAD
+    return D_NONE
+
+
+@njit(cache=True)
+def decide_wifi_late(s, T, p: int) -> int:
+    """Stage ST_WIFI_LATE: the owed WI-FI face office, if the GAMEPAD office opened a target."""
+    s.stage = ST_NFC
+    for r in range(T.region.shape[0]):
+        if second_office_target(s, T, p, r):
+            s.stage = ST_WIFI_LATE
+            return D_WIFI
+    return D_NONE
+
+
+@njit(cache=True)
+def decide_nfc(s, T, p: int) -> int:
+    """Stage ST_NFC: the NFC face direct sale."""
+    s.stage = ST_END
+    if has(s, T, p, E_NFC_DIRECT) and s.goods[p] > 0:
+        s.stage = ST_NFC
+        return D_NFC
+    return D_NONE
+
+
+@njit(cache=True)
+def decide_turn6(s, T, p: int, log) -> int:
+    """Phase 6: a retailer bonus first, then the stages in order (each passes to the next)."""
+    if s.rb_kind != BONUS_NONE:
+        d = decide_bonus(s, T, p, log)
+        if d != D_NONE:
+            return d
+    if s.stage == ST_LOGISTICS:
+        d = decide_logistics(s, T, p)
+        if d != D_NONE:
+            return d
+    if s.stage == ST_WIFI:
+        d = decide_wifi(s, T, p)
+        if d != D_NONE:
+            return d
+    if s.stage == ST_GAMEPAD or s.stage == ST_GAMEPAD_WIFI_OWED:
+        d = decide_gamepad(s, T, p)
+        if d != D_NONE:
+            return d
+    if s.stage == ST_WIFI_LATE:
+        d = decide_wifi_late(s, T, p)
+        if d != D_NONE:
+            return d
+    if s.stage == ST_NFC:
+        return decide_nfc(s, T, p)
+    return D_NONE
+
+
+@njit(cache=True)
+def decide_sell(s, T, p: int) -> int:
+    """Phase 7: sell while goods and a buyer are left (until the seat stops)."""
+    if s.stage == 0 and s.goods[p] > 0 and any_sale(s, T, p):
+        return D_SELL
+    return D_NONE
+
+
 @njit(cache=True)
 def decide(s, T, log) -> int:
     """The actor's next decision in this turn (D_NONE: the turn is over). Resolves forced steps."""
     p = s.actor
     ph = s.phase
-    nr = T.region.shape[0]
     if ph == 1:
-        if s.plan_arr[p] < 0:
-            return D_ARRANGE
-        if s.stage == 0:
-            arr = s.plan_arr[p]
-            for h in range(s.hand_n[p]):
-                if not hand_placed(s, p, h):
-                    for k in range(T.n_slots[arr]):
-                        if place_legal(s, T, p, h, k, 0):
-                            return D_PLACE
-        return D_NONE
-    if ph == 4:
-        while s.takes > 0:
-            for j in range(s.display.shape[0]):
-                if s.display[j] >= 0:
-                    return D_PICK
-            s.takes -= 1  # display empty (O5)
-            if T.opts[OPT_EMPTY_DISPLAY_TOKEN]:
-                give_token(s, T, p, log)
-        return D_NONE
-    if ph == 5:
-        if s.markers > 0:
-            for t in range(N_TECH):
-                if research_need(s, T, p, t) > 0:
-                    return D_RESEARCH
-        return D_NONE
-    if ph == 6:
-        if s.rb_kind != BONUS_NONE:
-            k = s.rb_kind
-            if k == BONUS_RESEARCH:
-                if s.rb_left > 0:
-                    for t in range(N_TECH):
-                        if research_need(s, T, p, t) > 0:
-                            return D_RB_RESEARCH
-                if s.rb_left > 0:
-                    emit(log, s, EV_MARKERS_LOST, p, s.rb_left, 2)
-            elif k == BONUS_PRICE:
-                return D_RB_PRICE
-            elif k == BONUS_SECOND:
-                for r in range(nr):
-                    if second_office_target(s, T, p, r):
-                        return D_RB_SECOND
-            elif k == BONUS_MOVE:
-                if s.move_from >= 0:
-                    return D_MOVE_TO
-                if any_move(s, T, p):
-                    return D_MOVE_FROM
-            s.rb_kind = BONUS_NONE
-            s.rb_left = 0
-        if s.stage == ST_LOGISTICS:
-            if s.markers > 0:
-                for r in range(nr):
-                    if logistics_target(s, T, p, r):
-                        return D_LOGISTICS
-            s.stage = ST_WIFI
-        if s.stage == ST_WIFI:
-            s.stage = ST_GAMEPAD
-            if has(s, T, p, E_WIFI_SECOND):
-                for r in range(nr):
-                    if second_office_target(s, T, p, r):
-                        s.stage = ST_WIFI
-                        return D_WIFI
-                s.stage = ST_GAMEPAD_WIFI_OWED  # no target yet: the GAMEPAD office may open one
-        if s.stage == ST_GAMEPAD or s.stage == ST_GAMEPAD_WIFI_OWED:
-            owed = s.stage == ST_GAMEPAD_WIFI_OWED
-            s.stage = ST_WIFI_LATE if owed else ST_NFC
-            if has(s, T, p, E_GAMEPAD_SMALL):
-                for r in range(nr):
-                    if gamepad_target(s, T, p, r):
-                        s.stage = ST_GAMEPAD_WIFI_OWED if owed else ST_GAMEPAD
-                        return D_GAMEPAD
-        if s.stage == ST_WIFI_LATE:
-            s.stage = ST_NFC
-            for r in range(nr):
-                if second_office_target(s, T, p, r):
-                    s.stage = ST_WIFI_LATE
-                    return D_WIFI
-        if s.stage == ST_NFC:
-            s.stage = ST_END
-            if has(s, T, p, E_NFC_DIRECT) and s.goods[p] > 0:
-                s.stage = ST_NFC
-                return D_NFC
-        return D_NONE
-    if ph == 7:
-        if s.stage == 0 and s.goods[p] > 0 and any_sale(s, T, p):
-            return D_SELL
-        return D_NONE
+        return decide_plan(s, T, p)
+    elif ph == 4:
+        return decide_pick(s, T, p, log)
+    elif ph == 5:
+        return decide_research(s, T, p)
+    elif ph == 6:
+        return decide_turn6(s, T, p, log)
+    elif ph == 7:
+        return decide_sell(s, T, p)
     return D_NONE
 
 
@@ -1300,6 +1480,159 @@ def is_legal(s, T, a: int, scratch) -> bool:
     return lo < n and scratch[lo] == a
 
 
+# ---------------------------------------------------------------- decisions: applying an action (one per decision)
+
+
+@njit(cache=True)
+def apply_arrange(s, T, p: int, a: int, log) -> None:
+    """D_ARRANGE: lay the tablets."""
+    set_arrangement(s, T, p, a - A_ARR)
+
+
+@njit(cache=True)
+def apply_place(s, T, p: int, a: int, log) -> None:
+    """D_PLACE: lay an upgrade, or stop placing."""
+    if a == A_DONE:
+        s.stage = 1
+    else:
+        x = a - A_PLACE
+        o = x % 2
+        x //= 2
+        place_upgrade(s, T, p, x // MAX_SLOTS, x % MAX_SLOTS, o, log)
+
+
+@njit(cache=True)
+def apply_pick(s, T, p: int, a: int, log) -> None:
+    """D_PICK: take an upgrade from the display (kept only while the hand has room)."""
+    j = a - A_PICK
+    u = s.display[j]
+    s.display[j] = -1
+    h = s.hand_n[p]
+    if h < MAX_HAND:
+        s.hand[p, h] = u
+        s.hand_round[p, h] = s.round
+        s.hand_n[p] = h + 1
+    s.upgrades_taken[p] += 1
+    s.takes -= 1
+    emit(log, s, EV_PICK, p, u, j)
+
+
+@njit(cache=True)
+def apply_research(s, T, p: int, a: int, log) -> None:
+    """D_RESEARCH: a research marker, or stop (the markers left are lost)."""
+    if a == A_DONE:
+        emit(log, s, EV_MARKERS_LOST, p, s.markers, 0)
+        s.markers = 0
+    else:
+        s.markers -= 1
+        add_research(s, T, p, a - A_RESEARCH, True, 0, log)
+
+
+@njit(cache=True)
+def apply_rb_research(s, T, p: int, a: int, log) -> None:
+    """D_RB_RESEARCH: a retailer RESEARCH marker."""
+    s.rb_left -= 1
+    add_research(s, T, p, a - A_RB_RESEARCH, False, 1, log)
+
+
+@njit(cache=True)
+def apply_logistics(s, T, p: int, a: int, log) -> None:
+    """D_LOGISTICS: a logistics marker (an office when the region's cost is reached), or stop."""
+    if a == A_DONE:
+        emit(log, s, EV_MARKERS_LOST, p, s.markers, 1)
+        s.markers = 0
+    else:
+        r = a - A_LOGISTICS
+        s.markers -= 1
+        s.reg_progress[p, r] += 1
+        cost = region_cost(s, T, r)
+        emit(log, s, EV_LPROGRESS, p, r, s.reg_progress[p, r], cost)
+        if s.reg_progress[p, r] >= cost:
+            s.reg_progress[p, r] = 0
+            put_office(s, T, p, r, OFF_LOGISTICS, log)
+
+
+@njit(cache=True)
+def apply_wifi(s, T, p: int, a: int, log) -> None:
+    """D_WIFI: the WI-FI face office (in its stage or late, after the GAMEPAD office)."""
+    s.stage = ST_GAMEPAD if s.stage == ST_WIFI else ST_NFC
+    put_office(s, T, p, a - A_WIFI, OFF_WIFI, log)
+
+
+@njit(cache=True)
+def apply_gamepad(s, T, p: int, a: int, log) -> None:
+    """D_GAMEPAD: the GAMEPAD back office (then the owed WI-FI office, if any)."""
+    s.stage = ST_WIFI_LATE if s.stage == ST_GAMEPAD_WIFI_OWED else ST_NFC
+    put_office(s, T, p, a - A_GAMEPAD, OFF_GAMEPAD, log)
+
+
+@njit(cache=True)
+def apply_rb_second(s, T, p: int, a: int, log) -> None:
+    """D_RB_SECOND: the retailer SECOND_OFFICE office."""
+    s.rb_kind = BONUS_NONE
+    put_office(s, T, p, a - A_RB_SECOND, OFF_SECOND, log)
+
+
+@njit(cache=True)
+def apply_rb_price(s, T, p: int, a: int, log) -> None:
+    """D_RB_PRICE: lower or raise the price by one."""
+    s.rb_kind = BONUS_NONE
+    before = s.price[p]
+    delta = 1 if a - A_RB_PRICE == 1 else -1
+    set_price(s, T, p, before + delta)
+    emit(log, s, EV_PRICE_CHANGE, p, s.price[p], 1, delta, before)
+
+
+@njit(cache=True)
+def apply_move_from(s, T, p: int, a: int, log) -> None:
+    """D_MOVE_FROM: the office to move."""
+    s.move_from = a - A_MOVE_FROM
+
+
+@njit(cache=True)
+def apply_move_to(s, T, p: int, a: int, log) -> None:
+    """D_MOVE_TO: move the office (the move is logged before the office it makes)."""
+    r = a - A_MOVE_TO
+    src = s.move_from
+    k = remove_office(s, p, src)
+    emit(log, s, EV_MOVE, p, src, r, k)
+    put_office(s, T, p, r, OFF_MOVE, log)
+    s.move_from = -1
+    s.rb_kind = BONUS_NONE
+
+
+@njit(cache=True)
+def apply_nfc(s, T, p: int, a: int, log) -> None:
+    """D_NFC: sell goods directly at the seat's price."""
+    k = a - A_NFC
+    s.stage = ST_END
+    v = k * s.price[p]
+    if k > 0:
+        s.goods[p] -= k
+        s.sold[p] += k
+        s.vp[p] += v
+        s.nfc_vp[p] += v
+        s.round_vp[p, s.round - 1] += v
+    emit(log, s, EV_NFC, p, k, v, s.price[p])
+
+
+@njit(cache=True)
+def apply_sell(s, T, p: int, a: int, log) -> None:
+    """D_SELL: put one good on a buyer, or stop."""
+    if a == A_DONE:
+        s.stage = 1
+    else:
+        b = a - A_SELL
+        r = T.buyers[b, BY_REGION]
+        outside = s.own_offices[p, r] == 0
+        if outside:
+            s.used_outside[p] = 1
+        s.buyer_owner[b] = p
+        s.goods[p] -= 1
+        s.sold[p] += 1
+        emit(log, s, EV_SALE, p, b, r, outside)
+
+
 @njit(cache=True)
 def apply_action(s, T, a: int, log) -> None:
     """Apply a legal action of the pending decision, then advance to the next decision."""
@@ -1307,100 +1640,33 @@ def apply_action(s, T, a: int, log) -> None:
     d = s.pending
     s.n_steps += 1
     if d == D_ARRANGE:
-        arr = a - A_ARR
-        set_arrangement(s, T, p, arr)
+        apply_arrange(s, T, p, a, log)
     elif d == D_PLACE:
-        if a == A_DONE:
-            s.stage = 1
-        else:
-            x = a - A_PLACE
-            o = x % 2
-            x //= 2
-            place_upgrade(s, T, p, x // MAX_SLOTS, x % MAX_SLOTS, o, log)
+        apply_place(s, T, p, a, log)
     elif d == D_PICK:
-        j = a - A_PICK
-        u = s.display[j]
-        s.display[j] = -1
-        h = s.hand_n[p]
-        if h < MAX_HAND:
-            s.hand[p, h] = u
-            s.hand_round[p, h] = s.round
-            s.hand_n[p] = h + 1
-        s.upgrades_taken[p] += 1
-        s.takes -= 1
-        emit(log, s, EV_PICK, p, u, j)
+        apply_pick(s, T, p, a, log)
     elif d == D_RESEARCH:
-        if a == A_DONE:
-            emit(log, s, EV_MARKERS_LOST, p, s.markers, 0)
-            s.markers = 0
-        else:
-            s.markers -= 1
-            add_research(s, T, p, a - A_RESEARCH, True, 0, log)
+        apply_research(s, T, p, a, log)
     elif d == D_RB_RESEARCH:
-        s.rb_left -= 1
-        add_research(s, T, p, a - A_RB_RESEARCH, False, 1, log)
+        apply_rb_research(s, T, p, a, log)
     elif d == D_LOGISTICS:
-        if a == A_DONE:
-            emit(log, s, EV_MARKERS_LOST, p, s.markers, 1)
-            s.markers = 0
-        else:
-            r = a - A_LOGISTICS
-            s.markers -= 1
-            s.reg_progress[p, r] += 1
-            cost = region_cost(s, T, r)
-            emit(log, s, EV_LPROGRESS, p, r, s.reg_progress[p, r], cost)
-            if s.reg_progress[p, r] >= cost:
-                s.reg_progress[p, r] = 0
-                put_office(s, T, p, r, OFF_LOGISTICS, log)
+        apply_logistics(s, T, p, a, log)
     elif d == D_WIFI:
-        s.stage = ST_GAMEPAD if s.stage == ST_WIFI else ST_NFC
-        put_office(s, T, p, a - A_WIFI, OFF_WIFI, log)
+        apply_wifi(s, T, p, a, log)
     elif d == D_GAMEPAD:
-        s.stage = ST_WIFI_LATE if s.stage == ST_GAMEPAD_WIFI_OWED else ST_NFC
-        put_office(s, T, p, a - A_GAMEPAD, OFF_GAMEPAD, log)
+        apply_gamepad(s, T, p, a, log)
     elif d == D_RB_SECOND:
-        s.rb_kind = BONUS_NONE
-        put_office(s, T, p, a - A_RB_SECOND, OFF_SECOND, log)
+        apply_rb_second(s, T, p, a, log)
     elif d == D_RB_PRICE:
-        s.rb_kind = BONUS_NONE
-        before = s.price[p]
-        delta = 1 if a - A_RB_PRICE == 1 else -1
-        set_price(s, T, p, before + delta)
-        emit(log, s, EV_PRICE_CHANGE, p, s.price[p], 1, delta, before)
+        apply_rb_price(s, T, p, a, log)
     elif d == D_MOVE_FROM:
-        s.move_from = a - A_MOVE_FROM
+        apply_move_from(s, T, p, a, log)
     elif d == D_MOVE_TO:
-        r = a - A_MOVE_TO
-        src = s.move_from
-        k = remove_office(s, p, src)
-        emit(log, s, EV_MOVE, p, src, r, k)
-        put_office(s, T, p, r, OFF_MOVE, log)
-        s.move_from = -1
-        s.rb_kind = BONUS_NONE
+        apply_move_to(s, T, p, a, log)
     elif d == D_NFC:
-        k = a - A_NFC
-        s.stage = ST_END
-        v = k * s.price[p]
-        if k > 0:
-            s.goods[p] -= k
-            s.sold[p] += k
-            s.vp[p] += v
-            s.nfc_vp[p] += v
-            s.round_vp[p, s.round - 1] += v
-        emit(log, s, EV_NFC, p, k, v, s.price[p])
+        apply_nfc(s, T, p, a, log)
     elif d == D_SELL:
-        if a == A_DONE:
-            s.stage = 1
-        else:
-            b = a - A_SELL
-            r = T.buyers[b, BY_REGION]
-            outside = s.own_offices[p, r] == 0
-            if outside:
-                s.used_outside[p] = 1
-            s.buyer_owner[b] = p
-            s.goods[p] -= 1
-            s.sold[p] += 1
-            emit(log, s, EV_SALE, p, b, r, outside)
+        apply_sell(s, T, p, a, log)
     advance(s, T, log)
 
 
