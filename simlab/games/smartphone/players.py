@@ -272,6 +272,32 @@ def best_arrangements(s, T, p: int, prm, k: int, elig, out_idx) -> int:
 
 
 @njit(cache=True)
+def symbol_margins(ctx, prm, cnt, hidden: int, unused: int, elig, base: float, gain, loss) -> None:
+    """gain[k] / loss[k]: the plan value one more / one fewer active symbol k brings / costs.
+
+    Both count giving up the unused upgrade's good (``unused - 1``); ``cnt`` is restored.
+    """
+    for k in range(N_SYM):
+        cnt[k] += 1
+        gain[k] = plan_value(ctx, prm, cnt, hidden, unused - 1, elig) - base
+        cnt[k] -= 2
+        loss[k] = base - plan_value(ctx, prm, cnt, hidden, unused - 1, elig) if cnt[k] >= 0 else 0.0
+        cnt[k] += 1
+
+
+@njit(cache=True)
+def open_slots(s, T, p: int, arr: int, slot_ok) -> None:
+    """slot_ok[k]: slot k is free for an upgrade (S25, the 4G face overhang once)."""
+    allow_over = has(s, T, p, E_4G_OVERHANG) and s.overhang_used[p] == 0
+    for k in range(slot_ok.shape[0]):
+        if T.slots[arr, k, SL_OVERHANG] == 1 and not allow_over:
+            continue
+        if slot_taken(s, T, p, arr, k):
+            continue
+        slot_ok[k] = True
+
+
+@njit(cache=True)
 def best_placement(s, T, p: int, prm, elig) -> tuple[int, float]:
     """Greedy's next upgrade placement on the current plan (A_DONE when none adds value).
 
@@ -289,22 +315,10 @@ def best_placement(s, T, p: int, prm, elig) -> tuple[int, float]:
     base = plan_value(ctx, prm, cnt, hidden, unused, elig)
     gain = np.empty(N_SYM)
     loss = np.empty(N_SYM)
-    for k in range(N_SYM):
-        cnt[k] += 1
-        gain[k] = plan_value(ctx, prm, cnt, hidden, unused - 1, elig) - base
-        cnt[k] -= 2
-        loss[k] = base - plan_value(ctx, prm, cnt, hidden, unused - 1, elig) if cnt[k] >= 0 else 0.0
-        cnt[k] += 1
-    # loss/gain include giving up the unused upgrade's good (unused - 1)
+    symbol_margins(ctx, prm, cnt, hidden, unused, elig, base, gain, loss)
     n_slots = T.n_slots[arr]
     slot_ok = np.zeros(n_slots, dtype=np.bool_)
-    allow_over = has(s, T, p, E_4G_OVERHANG) and s.overhang_used[p] == 0
-    for k in range(n_slots):
-        if T.slots[arr, k, SL_OVERHANG] == 1 and not allow_over:
-            continue
-        if slot_taken(s, T, p, arr, k):
-            continue
-        slot_ok[k] = True
+    open_slots(s, T, p, arr, slot_ok)
     best = 1e-9
     best_a = A_DONE
     for h in range(s.hand_n[p]):
@@ -474,127 +488,208 @@ def region_sell_value(s, T, p: int, r: int, prm) -> float:
 
 
 @njit(cache=True)
+def greedy_arrange(s, T, p: int, prm) -> int:
+    """D_ARRANGE: the best arrangement by plan value."""
+    elig = np.zeros(16, dtype=np.int64)
+    eligible_by_price(s, T, p, elig)
+    return A_ARR + greedy_arrangement(s, T, p, prm, elig)
+
+
+@njit(cache=True)
+def greedy_place(s, T, p: int, prm) -> int:
+    """D_PLACE: the upgrade placement that adds most (A_DONE when none adds value)."""
+    elig = np.zeros(16, dtype=np.int64)
+    eligible_by_price(s, T, p, elig)
+    a, _ = best_placement(s, T, p, prm, elig)
+    return a
+
+
+@njit(cache=True)
+def greedy_pick(s, T, p: int, prm) -> int:
+    """D_PICK: the display upgrade whose two halves are worth most."""
+    best = -1.0
+    ba = -1
+    for j in range(s.display.shape[0]):
+        u = s.display[j]
+        if u < 0:
+            continue
+        v = symbol_worth(prm, T.upgrades[u, 2]) + symbol_worth(prm, T.upgrades[u, 3])
+        if v > best:
+            best = v
+            ba = A_PICK + j
+    return ba
+
+
+@njit(cache=True)
+def best_tech(s, T, p: int, base: int) -> int:
+    """``base + t`` for the technology of best ``tech_score`` (A_DONE when none is needed)."""
+    best = -1e9
+    ba = A_DONE
+    purple = np.zeros(N_TECH, dtype=np.int64)
+    purple_in_reach(s, T, p, purple)
+    for t in range(N_TECH):
+        if research_need(s, T, p, t) > 0:
+            v = tech_score(s, T, p, t, purple)
+            if v > best:
+                best = v
+                ba = base + t
+    return ba
+
+
+@njit(cache=True)
+def greedy_research(s, T, p: int) -> int:
+    """D_RESEARCH: the best technology, or stop."""
+    return best_tech(s, T, p, A_RESEARCH)
+
+
+@njit(cache=True)
+def greedy_rb_research(s, T, p: int, legal) -> int:
+    """D_RB_RESEARCH: the best technology (the first legal one when none scores)."""
+    ba = best_tech(s, T, p, A_RB_RESEARCH)
+    if ba == A_DONE:
+        return legal[0]
+    return ba
+
+
+@njit(cache=True)
+def greedy_logistics(s, T, p: int, prm, legal, n_legal: int) -> int:
+    """D_LOGISTICS: the region worth most per marker still needed (progress counts), or stop."""
+    best = -1e9
+    ba = A_DONE
+    for i in range(n_legal):
+        a = legal[i]
+        if a == A_DONE:
+            continue
+        r = a - A_LOGISTICS
+        need = region_cost(s, T, r) - s.reg_progress[p, r]
+        v = region_score(s, T, p, r, prm) / need + 0.5 * s.reg_progress[p, r]
+        if v > best:
+            best = v
+            ba = a
+    return ba
+
+
+@njit(cache=True)
+def best_office(s, T, p: int, prm, legal, n_legal: int, base: int) -> int:
+    """The legal office action ``base + r`` whose region scores best (D_WIFI, D_RB_SECOND, D_GAMEPAD, D_MOVE_TO)."""
+    best = -1e9
+    ba = legal[0]
+    for i in range(n_legal):
+        a = legal[i]
+        v = region_score(s, T, p, a - base, prm)
+        if v > best:
+            best = v
+            ba = a
+    return ba
+
+
+@njit(cache=True)
+def greedy_move_from(s, T, p: int, prm, legal, n_legal: int) -> int:
+    """D_MOVE_FROM: the office worth least (never the start region's, while another may move)."""
+    best = 1e9
+    ba = legal[0]
+    for i in range(n_legal):
+        a = legal[i]
+        r = a - A_MOVE_FROM
+        v = region_score(s, T, p, r, prm) + (100.0 if r == s.start_region[p] else 0.0)
+        if v < best:
+            best = v
+            ba = a
+    return ba
+
+
+@njit(cache=True)
+def greedy_nfc(s, T, p: int) -> int:
+    """D_NFC: sell directly the goods the seat's buyers would not take (within the NFC range)."""
+    elig = np.zeros(16, dtype=np.int64)
+    eligible_by_price(s, T, p, elig)
+    lo, hi = nfc_range(s, T, p)
+    k = s.goods[p] - (elig[s.price[p]] - 3)
+    if k < lo:
+        k = lo
+    if k > hi:
+        k = hi
+    return A_NFC + k
+
+
+@njit(cache=True)
+def greedy_rb_price(s, T, p: int, prm) -> int:
+    """D_RB_PRICE: raise when the sales it allows are worth more than a lower price."""
+    elig = np.zeros(16, dtype=np.int64)
+    eligible_by_price(s, T, p, elig)
+    g = s.goods[p]
+    down = clamp_price(T, s.price[p] - 1)
+    up = clamp_price(T, s.price[p] + 1)
+    vd = min(g, elig[down]) * down + prm[P_CHEAP]
+    vu = min(g, elig[up]) * up
+    return A_RB_PRICE + (1 if vu > vd else 0)
+
+
+@njit(cache=True)
+def greedy_sell(s, T, p: int, prm) -> int:
+    """D_SELL: the buyer in the region where a good wins or holds most control (A_DONE when none)."""
+    best = -1e9
+    ba = A_DONE
+    outside = has(s, T, p, E_4G_OUTSIDE) and s.used_outside[p] == 0
+    price = s.price[p]
+    for r in range(T.region.shape[0]):
+        if s.retailer[r] >= 0:
+            continue
+        own = s.own_offices[p, r] > 0
+        if not own and not outside:
+            continue
+        rv = region_sell_value(s, T, p, r, prm) if own else -1.0
+        first = T.region[r, RG_FIRST_BUYER]
+        for k in range(T.region[r, RG_BUYERS]):
+            b = first + k
+            if s.buyer_owner[b] >= 0:
+                continue
+            if T.buyers[b, BY_KIND] == RED:
+                if price > T.buyers[b, BY_CAP]:
+                    continue
+                v = rv - 0.01 * T.buyers[b, BY_CAP]
+            else:
+                if s.researched[p, T.buyers[b, BY_TECH]] == 0:
+                    continue
+                v = rv
+            if v > best:
+                best = v
+                ba = A_SELL + b
+    return ba
+
+
+@njit(cache=True)
 def greedy_action(s, T, p: int, prm, legal, n_legal: int) -> int:
     """Greedy's action for the pending decision (``legal`` is filled for the decisions that need it)."""
     d = s.pending
-    elig = np.zeros(16, dtype=np.int64)
     if d == D_ARRANGE:
-        eligible_by_price(s, T, p, elig)
-        return A_ARR + greedy_arrangement(s, T, p, prm, elig)
-    if d == D_PLACE:
-        eligible_by_price(s, T, p, elig)
-        a, _ = best_placement(s, T, p, prm, elig)
-        return a
-    if d == D_PICK:
-        best = -1.0
-        ba = -1
-        for j in range(s.display.shape[0]):
-            u = s.display[j]
-            if u < 0:
-                continue
-            v = symbol_worth(prm, T.upgrades[u, 2]) + symbol_worth(prm, T.upgrades[u, 3])
-            if v > best:
-                best = v
-                ba = A_PICK + j
-        return ba
-    if d == D_RESEARCH or d == D_RB_RESEARCH:
-        base = A_RESEARCH if d == D_RESEARCH else A_RB_RESEARCH
-        best = -1e9
-        ba = A_DONE
-        purple = np.zeros(N_TECH, dtype=np.int64)
-        purple_in_reach(s, T, p, purple)
-        for t in range(N_TECH):
-            if research_need(s, T, p, t) > 0:
-                v = tech_score(s, T, p, t, purple)
-                if v > best:
-                    best = v
-                    ba = base + t
-        if ba == A_DONE and d == D_RB_RESEARCH:
-            return legal[0]
-        return ba
-    if d == D_LOGISTICS:
-        best = -1e9
-        ba = A_DONE
-        for i in range(n_legal):
-            a = legal[i]
-            if a == A_DONE:
-                continue
-            r = a - A_LOGISTICS
-            need = region_cost(s, T, r) - s.reg_progress[p, r]
-            v = region_score(s, T, p, r, prm) / need + 0.5 * s.reg_progress[p, r]
-            if v > best:
-                best = v
-                ba = a
-        return ba
-    if d == D_WIFI or d == D_RB_SECOND or d == D_GAMEPAD or d == D_MOVE_TO:
-        best = -1e9
-        ba = legal[0]
-        for i in range(n_legal):
-            a = legal[i]
-            r = a - (A_WIFI if d == D_WIFI else A_RB_SECOND if d == D_RB_SECOND else
-                     A_GAMEPAD if d == D_GAMEPAD else A_MOVE_TO)
-            v = region_score(s, T, p, r, prm)
-            if v > best:
-                best = v
-                ba = a
-        return ba
-    if d == D_MOVE_FROM:
-        best = 1e9
-        ba = legal[0]
-        for i in range(n_legal):
-            a = legal[i]
-            r = a - A_MOVE_FROM
-            v = region_score(s, T, p, r, prm) + (100.0 if r == s.start_region[p] else 0.0)
-            if v < best:
-                best = v
-                ba = a
-        return ba
-    if d == D_NFC:
-        eligible_by_price(s, T, p, elig)
-        lo, hi = nfc_range(s, T, p)
-        k = s.goods[p] - (elig[s.price[p]] - 3)
-        if k < lo:
-            k = lo
-        if k > hi:
-            k = hi
-        return A_NFC + k
-    if d == D_RB_PRICE:
-        eligible_by_price(s, T, p, elig)
-        g = s.goods[p]
-        down = clamp_price(T, s.price[p] - 1)
-        up = clamp_price(T, s.price[p] + 1)
-        vd = min(g, elig[down]) * down + prm[P_CHEAP]
-        vu = min(g, elig[up]) * up
-        return A_RB_PRICE + (1 if vu > vd else 0)
-    if d == D_SELL:
-        best = -1e9
-        ba = A_DONE
-        outside = has(s, T, p, E_4G_OUTSIDE) and s.used_outside[p] == 0
-        price = s.price[p]
-        for r in range(T.region.shape[0]):
-            if s.retailer[r] >= 0:
-                continue
-            own = s.own_offices[p, r] > 0
-            if not own and not outside:
-                continue
-            rv = region_sell_value(s, T, p, r, prm) if own else -1.0
-            first = T.region[r, RG_FIRST_BUYER]
-            for k in range(T.region[r, RG_BUYERS]):
-                b = first + k
-                if s.buyer_owner[b] >= 0:
-                    continue
-                if T.buyers[b, BY_KIND] == RED:
-                    if price > T.buyers[b, BY_CAP]:
-                        continue
-                    v = rv - 0.01 * T.buyers[b, BY_CAP]
-                else:
-                    if s.researched[p, T.buyers[b, BY_TECH]] == 0:
-                        continue
-                    v = rv
-                if v > best:
-                    best = v
-                    ba = A_SELL + b
-        return ba
+        return greedy_arrange(s, T, p, prm)
+    elif d == D_PLACE:
+        return greedy_place(s, T, p, prm)
+    elif d == D_PICK:
+        return greedy_pick(s, T, p, prm)
+    elif d == D_RESEARCH:
+        return greedy_research(s, T, p)
+    elif d == D_RB_RESEARCH:
+        return greedy_rb_research(s, T, p, legal)
+    elif d == D_LOGISTICS:
+        return greedy_logistics(s, T, p, prm, legal, n_legal)
+    elif d == D_WIFI:
+        return best_office(s, T, p, prm, legal, n_legal, A_WIFI)
+    elif d == D_RB_SECOND:
+        return best_office(s, T, p, prm, legal, n_legal, A_RB_SECOND)
+    elif d == D_GAMEPAD:
+        return best_office(s, T, p, prm, legal, n_legal, A_GAMEPAD)
+    elif d == D_MOVE_TO:
+        return best_office(s, T, p, prm, legal, n_legal, A_MOVE_TO)
+    elif d == D_MOVE_FROM:
+        return greedy_move_from(s, T, p, prm, legal, n_legal)
+    elif d == D_NFC:
+        return greedy_nfc(s, T, p)
+    elif d == D_RB_PRICE:
+        return greedy_rb_price(s, T, p, prm)
+    elif d == D_SELL:
+        return greedy_sell(s, T, p, prm)
     return legal[0]
 
 
@@ -630,6 +725,46 @@ def random_action(s, p: int, legal, n_legal: int) -> int:
 
 
 @njit(cache=True)
+def mc_determinize(s, q, T, p: int, prm) -> None:
+    """Hide from the copy ``q`` what seat p cannot know (draws from p's stream in ``s``).
+
+    The upgrade deck and the priority ties are redrawn; the seats that planned before p get
+    greedy's plan instead of their real one.
+    """
+    stream = STREAM_SEAT0 + p
+    ctr = s.rng_ctr[stream]
+    s.rng_ctr[stream] = ctr + np.uint64(1)
+    key = derive_key(s.rng_key[stream], ctr)
+    q.rng_key[STREAM_PRIORITY] = derive_key(key, np.uint64(1))
+    q.rng_key[stream] = derive_key(key, np.uint64(2))
+    q.rng_ctr[STREAM_PRIORITY] = 0
+    q.rng_ctr[0] = 0
+    q.rng_key[0] = derive_key(key, np.uint64(3))
+    shuffle(q, 0, q.deck, q.deck_n)
+    for o in range(q.n_players):
+        if o != p and q.plan_arr[o] >= 0:
+            eo = np.zeros(16, dtype=np.int64)
+            eligible_by_price(q, T, o, eo)
+            plan_with_upgrades(q, T, o, prm, greedy_arrangement(q, T, o, prm, eo), eo)
+
+
+@njit(cache=True)
+def mc_playout(q, T, p: int, prm, legal, log) -> float:
+    """Play ``q`` to the end with greedy for every seat; seat p's score (own total - best other, +5 a win)."""
+    while not q.over:
+        n_legal = 0
+        if needs_legal(KIND_GREEDY, q.pending):
+            n_legal = legal_actions(q, T, legal)
+        a = greedy_action(q, T, q.actor, prm, legal, n_legal)
+        apply_action(q, T, a, log)
+    top = -1e9
+    for o in range(q.n_players):
+        if o != p and q.total[o] > top:
+            top = q.total[o]
+    return q.total[p] - top + (5.0 if q.winner[p] else 0.0)
+
+
+@njit(cache=True)
 def mc_arrangement(s_arr, T, p: int, prm) -> int:
     """The mc player's arrangement: the candidate whose greedy playouts score best (own total - best other)."""
     s = s_arr[0]
@@ -641,7 +776,6 @@ def mc_arrangement(s_arr, T, p: int, prm) -> int:
     n_c = best_arrangements(s, T, p, prm, k, elig, idx)
     legal = np.empty(N_ACTIONS, dtype=np.int64)
     log = new_log(0)
-    stream = STREAM_SEAT0 + p
     best = -1e18
     best_arr = idx[0]
     for c in range(n_c):
@@ -649,34 +783,9 @@ def mc_arrangement(s_arr, T, p: int, prm) -> int:
         for _ in range(iters):
             sim = s_arr.copy()
             q = sim[0]
-            # determinize: the upgrade deck and the priority ties from this seat's stream
-            ctr = s.rng_ctr[stream]
-            s.rng_ctr[stream] = ctr + np.uint64(1)
-            key = derive_key(s.rng_key[stream], ctr)
-            q.rng_key[STREAM_PRIORITY] = derive_key(key, np.uint64(1))
-            q.rng_key[stream] = derive_key(key, np.uint64(2))
-            q.rng_ctr[STREAM_PRIORITY] = 0
-            q.rng_ctr[0] = 0
-            q.rng_key[0] = derive_key(key, np.uint64(3))
-            shuffle(q, 0, q.deck, q.deck_n)
-            # the seats that planned before us: greedy's plan instead of their real one
-            for o in range(q.n_players):
-                if o != p and q.plan_arr[o] >= 0:
-                    eo = np.zeros(16, dtype=np.int64)
-                    eligible_by_price(q, T, o, eo)
-                    plan_with_upgrades(q, T, o, prm, greedy_arrangement(q, T, o, prm, eo), eo)
+            mc_determinize(s, q, T, p, prm)
             apply_action(q, T, A_ARR + idx[c], log)
-            while not q.over:
-                n_legal = 0
-                if needs_legal(KIND_GREEDY, q.pending):
-                    n_legal = legal_actions(q, T, legal)
-                a = greedy_action(q, T, q.actor, prm, legal, n_legal)
-                apply_action(q, T, a, log)
-            top = -1e9
-            for o in range(q.n_players):
-                if o != p and q.total[o] > top:
-                    top = q.total[o]
-            total += q.total[p] - top + (5.0 if q.winner[p] else 0.0)
+            total += mc_playout(q, T, p, prm, legal, log)
         if total > best:
             best = total
             best_arr = idx[c]
