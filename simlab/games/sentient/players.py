@@ -160,6 +160,51 @@ def _take_delta(s, p: int, cards, c: int, k: int, bl: int, br: int) -> int:
     return delta
 
 
+@njit(cache=True, inline="always")
+def _greedy_slot_value(s, p: int, cards, c: int, k: int, sl: int, sr: int, block_ok: bool,
+                       a: int) -> tuple[int, int, int]:
+    """Greedy's best (VP change, block left, block right) for card c (symbols sl, sr) in empty slot k."""
+    dk = s.dice[p, k]
+    dk1 = s.dice[p, k + 1]
+    dl = wrap_die(dk + sl)
+    dr = wrap_die(dk1 + sr)
+    # Neighbour changes when the die is calibrated (zero when blocked).
+    nl = 0
+    if k > 0 and sl != 0:
+        left_card = s.slot_card[p, k - 1]
+        if left_card >= 0:
+            d0 = s.dice[p, k - 1]
+            nl = points(cards, left_card, d0, dl) - points(cards, left_card, d0, dk)
+    nr = 0
+    if k < N_SLOTS - 1 and sr != 0:
+        right_card = s.slot_card[p, k + 1]
+        if right_card >= 0:
+            d2 = s.dice[p, k + 2]
+            nr = points(cards, right_card, dr, d2) - points(cards, right_card, dk1, d2)
+    v = points(cards, c, dl, dr) + nl + nr
+    bl_best = 0
+    br_best = 0
+    if block_ok:
+        if sl != 0:
+            w = points(cards, c, dk, dr) + nr
+            if w > v:
+                v = w
+                bl_best = 1
+        if sr != 0:
+            w = points(cards, c, dl, dk1) + nl
+            if w > v:
+                v = w
+                bl_best = 0
+                br_best = 1
+            if sl != 0 and a >= 2:
+                w = points(cards, c, dk, dk1)
+                if w > v:
+                    v = w
+                    bl_best = 1
+                    br_best = 1
+    return v, bl_best, br_best
+
+
 @njit(cache=True)
 def greedy_action(params, s, cards, opts, scores) -> int:
     """Greedy: the take with the best immediate change in round VP (ties at random).
@@ -191,44 +236,7 @@ def greedy_action(params, s, cards, opts, scores) -> int:
             if s.slot_card[p, k] >= 0:
                 scores[col * N_SLOTS + k] = -np.inf
                 continue
-            dk = s.dice[p, k]
-            dk1 = s.dice[p, k + 1]
-            dl = wrap_die(dk + sl)
-            dr = wrap_die(dk1 + sr)
-            # Neighbour changes when the die is calibrated (zero when blocked).
-            nl = 0
-            if k > 0 and sl != 0:
-                left_card = s.slot_card[p, k - 1]
-                if left_card >= 0:
-                    d0 = s.dice[p, k - 1]
-                    nl = points(cards, left_card, d0, dl) - points(cards, left_card, d0, dk)
-            nr = 0
-            if k < N_SLOTS - 1 and sr != 0:
-                right_card = s.slot_card[p, k + 1]
-                if right_card >= 0:
-                    d2 = s.dice[p, k + 2]
-                    nr = points(cards, right_card, dr, d2) - points(cards, right_card, dk1, d2)
-            v = points(cards, c, dl, dr) + nl + nr
-            bl_best = 0
-            br_best = 0
-            if block_ok:
-                if sl != 0:
-                    w = points(cards, c, dk, dr) + nr
-                    if w > v:
-                        v = w
-                        bl_best = 1
-                if sr != 0:
-                    w = points(cards, c, dl, dk1) + nl
-                    if w > v:
-                        v = w
-                        bl_best = 0
-                        br_best = 1
-                    if sl != 0 and a >= 2:
-                        w = points(cards, c, dk, dk1)
-                        if w > v:
-                            v = w
-                            bl_best = 1
-                            br_best = 1
+            v, bl_best, br_best = _greedy_slot_value(s, p, cards, c, k, sl, sr, block_ok, a)
             scores[col * N_SLOTS + k] = v
             if v > best:
                 best = v
@@ -306,15 +314,9 @@ def heuristic_action(kind: int, params, s, cards, opts, scratch) -> int:
 
 
 @njit(cache=True)
-def _investor_like(kind: int, params, s, cards, opts, scratch, only_col: int, only_slot: int, may_pass: bool) -> int:
-    """Investor and specialist: greedy VP plus investor-aware card and influence values."""
-    p = s.order[s.turn]
-    for i in range(_INFL0):
-        scratch[i] = -np.inf
-    if s.agents[p] == 0:
-        return ACT_PASS
-    same_col = opts[OPT_SAME_COLUMN] != 0
-    a = s.assistants[p]
+def _investor_weights(kind: int, params, s, p: int, scratch) -> tuple[float, float, float, float, float, float]:
+    """(card_weight, future_share, type_bonus, infl_weight, assist_cost, pass_below) of an investor
+    or specialist; the per-type weights go to ``scratch[_TYPEW0:]``."""
     card_weight = 0.0
     future_share = 0.2
     type_bonus = 0.0
@@ -332,8 +334,15 @@ def _investor_like(kind: int, params, s, cards, opts, scratch, only_col: int, on
         assist_cost = params[3]
         pass_below = params[4]
         _committed_types(s, p, int(params[0]), scratch, _TYPEW0)
+    return card_weight, future_share, type_bonus, infl_weight, assist_cost, pass_below
+
+
+@njit(cache=True)
+def _influence_values(s, p: int, a: int, infl_weight: float, assist_cost: float, future_share: float,
+                      scratch) -> None:
+    """Per column, the value of sending the agent plus k assistants (``scratch[_INFL0:]``), the best k
+    among 0..m (``scratch[_ARG0:]``) and, per investor, whether seat p leads (``scratch[_LEAD0:]``)."""
     remaining_buys = s.agents[p] + AGENTS * (N_ROUNDS - s.round)
-    # Value of sending the agent plus k assistants to each column.
     spread = 1.0 + 0.5 * (s.n_players - 1) * (1.0 - s.n_passed / s.n_players)
     _investor_influence(s, p, scratch)
     for pos in range(N_INVESTORS):
@@ -354,6 +363,36 @@ def _investor_like(kind: int, params, s, cards, opts, scratch, only_col: int, on
             if scratch[_INFL0 + col * 6 + k] > scratch[_INFL0 + col * 6 + best_k]:
                 best_k = k
             scratch[_ARG0 + col * 6 + k] = best_k
+
+
+@njit(cache=True, inline="always")
+def _card_value(s, p: int, t: int, card_weight: float, type_bonus: float, scratch) -> float:
+    """The investor worth of a card of type t: investors held and led of that type, committed types."""
+    card_v = 0.0
+    if card_weight > 0:
+        lead = float(s.investors_held[p, t])
+        for pos in range(N_INVESTORS):
+            if s.investors[pos] == t:
+                lead += 0.5 * scratch[_LEAD0 + pos]
+        card_v = card_weight * lead
+    if type_bonus > 0:
+        card_v += type_bonus * scratch[_TYPEW0 + t]
+    return card_v
+
+
+@njit(cache=True)
+def _investor_like(kind: int, params, s, cards, opts, scratch, only_col: int, only_slot: int, may_pass: bool) -> int:
+    """Investor and specialist: greedy VP plus investor-aware card and influence values."""
+    p = s.order[s.turn]
+    for i in range(_INFL0):
+        scratch[i] = -np.inf
+    if s.agents[p] == 0:
+        return ACT_PASS
+    same_col = opts[OPT_SAME_COLUMN] != 0
+    a = s.assistants[p]
+    card_weight, future_share, type_bonus, infl_weight, assist_cost, pass_below = _investor_weights(
+        kind, params, s, p, scratch)
+    _influence_values(s, p, a, infl_weight, assist_cost, future_share, scratch)
     best = -np.inf
     best_action = ACT_PASS
     n_best = 0
@@ -361,16 +400,7 @@ def _investor_like(kind: int, params, s, cards, opts, scratch, only_col: int, on
         c = s.factory[col]
         if c < 0 or (not same_col and s.col_agents[p, col] > 0) or (only_col >= 0 and col != only_col):
             continue
-        t = cards[c, CARD_TYPE]
-        card_v = 0.0
-        if card_weight > 0:
-            lead = float(s.investors_held[p, t])
-            for pos in range(N_INVESTORS):
-                if s.investors[pos] == t:
-                    lead += 0.5 * scratch[_LEAD0 + pos]
-            card_v = card_weight * lead
-        if type_bonus > 0:
-            card_v += type_bonus * scratch[_TYPEW0 + t]
+        card_v = _card_value(s, p, cards[c, CARD_TYPE], card_weight, type_bonus, scratch)
         can_l = 1 if cards[c, CARD_LEFT] != 0 else 0
         can_r = 1 if cards[c, CARD_RIGHT] != 0 else 0
         for k in range(N_SLOTS):
