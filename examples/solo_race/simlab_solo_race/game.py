@@ -97,6 +97,7 @@ class SoloRaceGame(CompiledGame):
     ladder_players = ("random", "racer")
     report_notebook = None
     bool_columns = BOOL_COLUMNS
+    position_columns = ()  # no start positions: ``favourite`` is categorical but an outcome
 
     # ---- content and rules
     def load_default_data(self) -> RaceData:
