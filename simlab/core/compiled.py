@@ -80,8 +80,13 @@ class Observation:
 
     Attributes: ``seat`` (the seat to act, this player's), ``legal`` (action codes),
     ``rules`` (the ruleset), ``state`` (a copy of the state record with what the seat may not
-    know removed by the game's ``hide``). Helpers: ``describe(a)``, ``render()``, ``menu()``.
-    Games add their own helpers in a subclass.
+    know removed by the game's ``hide``: the information a search player may determinise
+    from, e.g. a deck's order, other seats' secret choices, the random streams' keys).
+    Helpers: ``describe(a)``, ``render()``, ``menu()``. Games add their own helpers in a
+    subclass (``CompiledGame.observation_class``); a helper reads ``self._state`` (the true
+    state, for the game's own kernels) only for what the seat may know.
+
+    An observation reads the live game: it is valid during the ``choose`` call it is given to.
     """
 
     def __init__(self, game: CompiledGame, rules: Any, state: np.ndarray, legal: list[int]) -> None:

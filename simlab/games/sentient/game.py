@@ -19,13 +19,22 @@ from simlab.games.sentient.rules import (
     ACT_PASS_NO_SWEEP,
     LOG_WIDTH,
     N_ACTIONS,
+    PTS0,
     card_table,
     decode_buy,
     option_array,
     py_setup,
     py_step,
 )
-from simlab.games.sentient.state import MAX_PLAYERS, MIN_PLAYERS, N_ROUNDS, STATE_DTYPE, STREAM_SEAT0
+from simlab.games.sentient.state import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    N_COLUMNS,
+    N_ROUNDS,
+    N_SLOTS,
+    STATE_DTYPE,
+    STREAM_SEAT0,
+)
 
 
 def cards_needed(n_players: int, options: dict[str, Any]) -> int:
@@ -81,22 +90,70 @@ def decode_action(action: int) -> Buy:
     return Buy(col, slot, bool(bl), bool(br), infl)
 
 
+@dataclass(frozen=True)
+class NetworkSlot:
+    """One slot of a seat's network: the robot card between two dice, and what it scores now.
+
+    ``card`` is a card index (-1: empty slot); ``left``/``right`` are the current values of the
+    dice on either side (slot k lies between dice k and k+1); ``blocked_left``/``blocked_right``
+    say whether an assistant blocked that calibration symbol when the card was bought;
+    ``points`` is what the card would score if the round ended now (0 for an empty slot).
+    """
+
+    slot: int
+    card: int
+    left: int
+    right: int
+    blocked_left: bool
+    blocked_right: bool
+    points: int
+
+
+def network(rules: SentientRules, rec: np.void, seat: int) -> list[NetworkSlot]:
+    """Seat ``seat``'s four network slots in state record ``rec``, left to right (see :class:`NetworkSlot`)."""
+    dice = rec["dice"][seat]
+    out = []
+    for k in range(N_SLOTS):
+        c = int(rec["slot_card"][seat, k])
+        block = int(rec["slot_block"][seat, k])
+        left, right = int(dice[k]), int(dice[k + 1])
+        pts = int(rules.cards[c, PTS0 + left * 7 + right]) if c >= 0 else 0
+        out.append(NetworkSlot(k, c, left, right, bool(block & 1), bool(block & 2), pts))
+    return out
+
+
 class SentientObservation(Observation):
     """What a Python player sees on its turn.
 
     Attributes: ``seat``, ``round``, ``legal`` (action codes), ``state`` (a copy of the state
-    record with the deck order hidden), ``rules``. Helpers: ``decode(a)``, ``describe(a)``,
-    ``render()``, ``menu()`` (the legal actions as a tree of choices: pass, or a card, then a
-    slot, then blocks, then influence), ``card(index)`` (the printed card of a card index),
-    ``dice``, ``factory``.
+    record as this seat may know it: the deck's remaining cards sorted, so only which cards are
+    left shows, not their order; every random stream's key zeroed, so neither future dice,
+    reshuffles and investor layouts nor another seat's draws can be foreseen), ``rules``.
+    Everything else in Sentient is open information (factory, dice, networks, pieces,
+    investors, the discard pile, every seat's bought cards). The ``mc`` player's
+    determinisation uses no more: it reshuffles the deck and re-keys every stream but its own.
+
+    Helpers: ``decode(a)``, ``describe(a)``, ``render()``, ``menu()`` (the legal actions as a tree
+    of choices: pass, or a card, then a slot, then blocks, then influence), ``card(index)`` (the
+    printed card of a card index), ``dice``, ``factory``, ``network()``, ``network_points()``,
+    ``investors()``, ``factory_investors``, ``influence()``, ``points(card, left, right)`` and
+    ``score_change(a)``. Helpers that take ``seat`` default to this player's seat.
     """
 
     rules: SentientRules
+
+    def _seat(self, seat: int | None) -> int:
+        return self.seat if seat is None else int(seat)
 
     @property
     def round(self) -> int:
         """The round, 1-3."""
         return int(self._state[0]["round"])
+
+    @property
+    def n_players(self) -> int:
+        """Seats in the game."""
+        return int(self._state[0]["n_players"])
 
     @property
     def dice(self) -> list[int]:
@@ -108,6 +165,11 @@ class SentientObservation(Observation):
         """Card index in each factory column (-1 if empty)."""
         return [int(x) for x in self._state[0]["factory"]]
 
+    @property
+    def factory_investors(self) -> list[str]:
+        """The investor type at each position I0-I4 (position i lies beside columns i-1 and i)."""
+        return [TYPES[int(t)] for t in self._state[0]["investors"]]
+
     def card(self, index: int) -> Any:
         """The printed card (data.Card) of a card index."""
         return self.rules.data.cards[index]
@@ -115,6 +177,59 @@ class SentientObservation(Observation):
     def decode(self, action: int) -> Buy:
         """The parts of an action code."""
         return decode_action(action)
+
+    def points(self, card: int, left: int, right: int) -> int:
+        """What card index ``card`` scores between dice ``left`` and ``right`` (1-6) under this ruleset's options.
+
+        The kernels' own table lookup (``rules.points``): the service floor option is applied.
+        """
+        if not (1 <= left <= 6 and 1 <= right <= 6):
+            raise ValueError(f"dice values must be 1-6, not ({left}, {right})")
+        return int(self.rules.cards[card, PTS0 + left * 7 + right])
+
+    def network(self, seat: int | None = None) -> list[NetworkSlot]:
+        """The seat's four network slots, left to right, with their cards, dice and current points."""
+        return network(self.rules, self._state[0], self._seat(seat))
+
+    def network_points(self, seat: int | None = None) -> int:
+        """What the seat's network would score if the round ended now (its cards against the current dice)."""
+        return sum(s.points for s in self.network(seat))
+
+    def investors(self, seat: int | None = None) -> dict[str, int]:
+        """Investor tokens the seat holds, by type (its starting investor included)."""
+        held = self._state[0]["investors_held"][self._seat(seat)]
+        return {t: int(held[i]) for i, t in enumerate(TYPES)}
+
+    def robots(self, seat: int | None = None) -> dict[str, int]:
+        """Robot cards the seat has bought so far (all rounds), by type: what its investors multiply at the end."""
+        count = self._state[0]["type_count"][self._seat(seat)]
+        return {t: int(count[i]) for i, t in enumerate(TYPES)}
+
+    def influence(self, seat: int | None = None) -> list[int]:
+        """The seat's influence (agents + assistants in the neighbouring columns) at each investor position I0-I4."""
+        rec = self._state[0]
+        p = self._seat(seat)
+        per_col = rec["col_agents"][p].astype(int) + rec["col_assistants"][p].astype(int)
+        return [int(per_col[max(i - 1, 0): min(i, N_COLUMNS - 1) + 1].sum()) for i in range(N_COLUMNS + 1)]
+
+    def score_change(self, action: int) -> int:
+        """The change in this seat's card VP for the round that ``action`` brings.
+
+        Cards score at the end of the round against the final dice, so the "score" here is what
+        the seat's network would score if the round ended now: a buy adds the card and moves the
+        dice on either side, changing the card's own points and its neighbours'; a pass changes
+        nothing. Computed by applying ``action`` with the game's own step kernel on a copy of
+        the seat's view (when the action ends the round, the VP it scored is read).
+        """
+        p = self.seat
+        before = self.network_points(p)
+        copy = self._game.hide(self._state, p)
+        self._game.step(self.rules, copy, int(action), self._game.new_log(0))
+        rec = copy[0]
+        r = self.round
+        if int(rec["round"]) != r:  # the action ended the round: its cards were scored
+            return int(rec["round_vp"][p, r - 1]) - before
+        return sum(s.points for s in network(self.rules, rec, p)) - before
 
 
 class SentientGame(CompiledGame):
