@@ -60,21 +60,33 @@ def parse_option_pairs(pairs: list[str] | None) -> dict[str, Any]:
     return options
 
 
-def _data(game_name: str, cards: Path | None) -> Any:
-    if cards is None:
+def _data(game_name: str, pairs: list[str] | None) -> Any:
+    """The data set with the files ``--data STEM=PATH`` replaces (None: the bundled data)."""
+    if not pairs:
         return None
-    if game_name != "sentient":
-        raise SimlabError(f"--cards is a Sentient option, not one of {game_name}")
-    from simlab.games.sentient.data import load_data
+    from simlab.core.datavariants import variant_data
+    from simlab.core.game import get_game
 
-    return load_data(cards)
+    files = get_game(game_name).data_files()
+    if files is None:
+        raise SimlabError(f"--data: {game_name} has no replaceable data files")
+    replaced = {}
+    for pair in pairs:
+        stem, sep, path = pair.partition("=")
+        if not sep or not stem.strip() or not path.strip():
+            raise SimlabError(f"--data {pair}: expected FILE=PATH (files: {', '.join(files.stems)})")
+        if not Path(path.strip()).is_file():
+            raise SimlabError(f"--data {pair}: {path.strip()}: file not found")
+        replaced[stem.strip()] = path.strip()
+    return variant_data(files, replaced)
 
 
 GameArg = Annotated[str, typer.Argument(help="game name (see `simlab games`)")]
 PlayersOpt = Annotated[str, typer.Option("--players", "-p", help="comma-separated player specs, one per seat")]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="experiment seed")]
 OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help="rule option name=value (repeatable)")]
-CardsOpt = Annotated[Path | None, typer.Option("--cards", help="another cards.csv to play with")]
+DataOpt = Annotated[list[str] | None, typer.Option(
+    "--data", help="play with another data file: FILE=PATH, e.g. cards=my_cards.csv (repeatable)")]
 TimeoutOpt = Annotated[float | None, typer.Option(
     "--decision-timeout", help="seconds a Python player may take per decision (0: no limit; default 60; "
     "never applies to human)")]
@@ -150,7 +162,6 @@ def _interrupted_line(command: str, spec_path: Path | str, experiment: Any, out:
     return f"{count}; resume: {again}{resume} --out {shlex.quote(str(run_dir))}"
 
 
-
 @app.command()
 def games() -> None:
     """List the games."""
@@ -187,7 +198,7 @@ def play(
     trace: Annotated[Path | None, typer.Option("--trace", help="write the game as JSON lines")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no log, only the final table")] = False,
     option: OptionOpt = None,
-    cards: CardsOpt = None,
+    data: DataOpt = None,
     decision_timeout: TimeoutOpt = None,
 ) -> None:
     """Play one game and print its log (game 0 of --seed is game 0 of a batch with that seed)."""
@@ -202,7 +213,7 @@ def play(
         raise SimlabError(f"--game: {game_index} is outside 0..2**62-1")
     g = get_game(game)
     resolved = resolve_players(g, split_specs(players))
-    rules = g.ruleset(len(resolved), parse_option_pairs(option), _data(game, cards))
+    rules = g.ruleset(len(resolved), parse_option_pairs(option), _data(game, data))
     labels = [p.label for p in resolved]
     live = any(p.interactive for p in resolved) and not quiet
     on_events = None
@@ -242,7 +253,7 @@ def batch(
     games: Annotated[int, typer.Option("--games", "-n", help="number of games")] = 10_000,
     seed: SeedOpt = 0,
     option: OptionOpt = None,
-    cards: CardsOpt = None,
+    data: DataOpt = None,
     out: Annotated[Path | None, typer.Option("--out", help="write games and seats tables as parquet here")] = None,
     decision_timeout: TimeoutOpt = None,
 ) -> None:
@@ -258,7 +269,7 @@ def batch(
     try:
         with time_limit(_timeout(decision_timeout)):
             result = play_batch(game, specs, games, seed, options=parse_option_pairs(option),
-                                data=_data(game, cards))
+                                data=_data(game, data))
     except PlayerError as exc:
         raise _replay_hint(exc, game, players, seed) from None
     summary = result.summary()
@@ -285,15 +296,18 @@ def batch(
 @app.command()
 def ladder(
     game: GameArg,
-    players: PlayersOpt = "random,greedy,investor,specialist,mc",
+    players: Annotated[str | None, typer.Option(
+        "--players", "-p", help="comma-separated player specs (default: the game's ladder)")] = None,
     games: Annotated[int, typer.Option("--games", "-n", help="seeds per pair (each played both ways)")] = 2000,
     slow_games: Annotated[int, typer.Option("--slow-games", help="seeds per pair involving mc")] = 150,
     seed: SeedOpt = 0,
 ) -> None:
     """Two-player head-to-head win rates, duplicate format (every seed played with seats swapped)."""
+    from simlab.core.game import get_game
     from simlab.core.ladder import head_to_head
 
-    specs = split_specs(players)
+    g = get_game(game)
+    specs = split_specs(players) if players else list(g.ladder_players or g.builtin_players())
     table = Table("player", "opponent", "games", "win rate", "95% interval (paired)", "mean score difference",
                   title=f"{game}: head-to-head, duplicate format, seed {seed}")
     for i, a in enumerate(specs):
@@ -307,7 +321,7 @@ def ladder(
 
 @app.command()
 def bench(
-    game: Annotated[str, typer.Argument(help="game to benchmark")] = "sentient",
+    game: Annotated[str, typer.Argument(help="game to benchmark (`simlab games` lists them)")],
     games: Annotated[int, typer.Option("--games", "-n", help="games per compiled mix")] = 100_000,
     driver_games: Annotated[int, typer.Option("--driver-games", help="games per mix through the driver")] = 300,
     mc_games: Annotated[int, typer.Option("--mc-games", help="games for mixes with the mc player")] = 200,
@@ -320,23 +334,24 @@ def bench(
     from simlab.bench import run_bench, run_runner_bench
 
     if runner:
-        run_runner_bench(runner_games, memory_games, console)
+        run_runner_bench(game, runner_games, memory_games, console)
     else:
         run_bench(game, games, driver_games, mc_games, console)
 
 
 def print_summary(path: Path) -> None:
-    """The per-player and per-seat win-rate tables of a stored run."""
+    """The per-player, per-seat and per-start-position win-rate tables of a stored run."""
     from simlab.results import summary
 
     tables = summary(path)
-    for key, title in (("players", "player"), ("seats", "seat")):
-        df = tables[key]
-        table = Table("variant", title, "games", "win rate", "95% interval", "mean score",
-                      title=f"win rate per {title} (shared wins split; Wilson 95% intervals)")
+    for key, df in tables.items():
+        title = key.split(":", 1)[1] if ":" in key else {"players": "player", "seats": "seat"}[key]
+        count = ["n_players"] if "n_players" in df.columns else []
+        table = Table("variant", *count, title, "games", "deals", "win rate", "95% interval", "mean score",
+                      title=f"win rate per {title} (shared wins split; 95% intervals clustered by deal)")
         for row in df.iter_rows(named=True):
-            table.add_row(escape(str(row["variant"])), escape(str(row[title])), f"{row['games']:,}",
-                          f"{row['win_rate']:.4f}",
+            table.add_row(escape(str(row["variant"])), *[str(row[c]) for c in count], escape(str(row[title])),
+                          f"{row['games']:,}", f"{row['deals']:,}", f"{row['win_rate']:.4f}",
                           f"[{row['win_lo']:.4f}, {row['win_hi']:.4f}]", f"{row['mean_score']:.2f}")
         console.print(table)
 

@@ -112,7 +112,7 @@ def position_columns(game_name: str | None, columns: list[str]) -> list[str]:
         game = get_game(game_name)
     except Exception:  # an unknown or unloadable game just has no positions here
         return []
-    declared = getattr(game, "position_columns", None)
+    declared = game.position_columns
     if declared is None:
         declared = tuple(game.categorical_columns().get("seats", {}))
     return [c for c in declared if c in columns]

@@ -225,8 +225,9 @@ def _variant_cards(variants: Sequence[str], base: str,
             if name not in cards:
                 continue
             value = cards[name]
-            if isinstance(value, Mapping):
-                value = value.get("card")
+            if isinstance(value, Mapping):  # a manifest entry: its ablation names the card
+                ablation = value.get("ablation") or {}
+                value = ablation.get("id", value.get("card"))
             if value is None:
                 continue
             out[name] = int(value)
@@ -241,6 +242,9 @@ def _variant_change(name: str, card: int, cards: Mapping[str, Any] | None) -> st
     """``removed`` or ``vp`` (a printed-VP change) for an ablation variant, from its manifest entry or its name."""
     entry = cards.get(name) if cards is not None else None
     if isinstance(entry, Mapping):
+        change = (entry.get("ablation") or {}).get("change")
+        if change in ("remove", "vp"):
+            return "removed" if change == "remove" else "vp"
         if card in [int(c) for c in entry.get("remove") or []]:
             return "removed"
         if any(int(c.get("card", -1)) == card and c.get("field") == "printed_vp" for c in entry.get("set") or []):

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from simlab.core.dataedits import DataEditError, RowEdit, apply_edits, edits_by_file
+from simlab.core.datafiles import read_text_file
 from simlab.core.errors import DataError, SimlabError
 
 
@@ -101,8 +102,9 @@ def _edited(files: DataFiles, paths: dict[str, Path], edits: Sequence[RowEdit]) 
 
 
 def _read_text(path: Path) -> str:
-    """A data file's text (a UTF-8 byte-order mark, as spreadsheets write it, is dropped)."""
-    return path.read_text(encoding="utf-8-sig")
+    """A data file's text (a UTF-8 byte-order mark, as spreadsheets write it, is dropped; other
+    encodings, folders and unreadable files raise a one-line DataError)."""
+    return read_text_file(path)
 
 
 def data_texts(files: DataFiles, replaced: Mapping[str, str | Path] | None = None,
@@ -115,8 +117,8 @@ def data_texts(files: DataFiles, replaced: Mapping[str, str | Path] | None = Non
     texts = {}
     for stem, p in paths.items():
         try:
-            texts[stem] = _read_text(p) if p.is_file() else ""
-        except (OSError, UnicodeDecodeError):
+            texts[stem] = _read_text(p)
+        except DataError:
             texts[stem] = ""
     texts.update(_edited(files, paths, edits))
     return texts

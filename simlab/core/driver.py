@@ -169,7 +169,7 @@ class GameRecord:
 def _rows(game: Game, rules: Any, table: str, arr: np.ndarray) -> list[dict[str, Any]]:
     """Array rows as dicts, integer codes named as in the stored tables."""
     cols = game.batch_columns(rules)[table]
-    cats = game.categorical_columns().get(table, {})
+    cats = game.categorical_columns(rules).get(table, {})
     out = []
     for row in arr.tolist():
         d = dict(zip(cols, row, strict=True))

@@ -56,6 +56,7 @@ class Game(ABC):
     ladder_players: tuple[str, ...] = ()  # ``simlab ladder``'s default players, weakest first
     report_notebook: str | None = None  # the notebook ``simlab report`` executes on the game's runs
     bool_columns: frozenset[str] = frozenset()  # integer result columns stored as booleans
+    position_columns: tuple[str, ...] | None = None  # seat columns naming a start position (None: categorical)
 
     # ---- content and rules
     def load_default_data(self) -> Any:
@@ -125,8 +126,11 @@ class Game(ABC):
         """Event tables the game can record, with a one-line description each."""
         return {}
 
-    def categorical_columns(self) -> dict[str, dict[str, list[str]]]:
-        """Integer-coded columns to store as names: table -> column -> names by code."""
+    def categorical_columns(self, rules: Any = None) -> dict[str, dict[str, list[str]]]:
+        """Integer-coded columns to store as names: table -> column -> names by code.
+
+        With ``rules``, the names come from that ruleset's data (a variant may rename them).
+        """
         return {}
 
     # ---- players

@@ -25,7 +25,7 @@ import polars as pl
 
 from simlab.core.game import Game
 
-_BOOL_COLUMNS = {"winner", "first_in_round1", "block_left", "block_right"}
+STANDARD_BOOL_COLUMNS = frozenset({"winner"})  # every game's; a game adds its own (Game.bool_columns)
 
 
 @dataclass
@@ -47,7 +47,8 @@ def build_frames(game: Game, rules: object, n_players: int, arrays: dict[str, np
                  meta: GameMeta) -> dict[str, pl.DataFrame]:
     """Tables (games, seats, event tables) from the arrays of ``play_batch`` for these games."""
     cols = game.batch_columns(rules)
-    cats = game.categorical_columns()
+    cats = game.categorical_columns(rules)
+    bools = STANDARD_BOOL_COLUMNS | game.bool_columns
     n = len(meta.game)
     lineup_of_table = np.asarray(meta.lineup, dtype=np.int32)
     rotation_of_table = np.asarray(meta.rotation, dtype=np.int32)
@@ -64,7 +65,7 @@ def build_frames(game: Game, rules: object, n_players: int, arrays: dict[str, np
             "rotation": rotation_of_table[table] if n else np.zeros(0, np.int32),
             "n_players": np.full(n, n_players, dtype=np.int8),
         },
-        cols["games"], arrays["games"], cats.get("games", {}),
+        cols["games"], arrays["games"], cats.get("games", {}), bools,
     )
     labels = np.array([list(row) for row in meta.labels], dtype=object).reshape(len(meta.labels), n_players)
     seat_table = np.repeat(table, n_players)
@@ -79,7 +80,7 @@ def build_frames(game: Game, rules: object, n_players: int, arrays: dict[str, np
             "lineup": lineup_of_table[seat_table] if n else np.zeros(0, np.int32),
             "rotation": rotation_of_table[seat_table] if n else np.zeros(0, np.int32),
         },
-        cols["seats"], arrays["seats"], cats.get("seats", {}),
+        cols["seats"], arrays["seats"], cats.get("seats", {}), bools,
     )
     n_winners = seats.group_by("game").agg(pl.col("winner").sum().alias("_nw"))
     frames["seats"] = seats.join(n_winners, on="game", how="left", maintain_order="left").with_columns(
@@ -99,20 +100,20 @@ def build_frames(game: Game, rules: object, n_players: int, arrays: dict[str, np
                 "player": pl.Series(ev_labels.tolist(), dtype=pl.Categorical),
                 "variant": pl.Series([meta.variant] * len(ev_game), dtype=pl.Categorical),
             },
-            cols[name], arr, cats.get(name, {}),
+            cols[name], arr, cats.get(name, {}), bools,
         )
     return frames
 
 
 def _frame(data: dict[str, object], columns: Sequence[str], arr: np.ndarray,
-           categorical: dict[str, list[str]]) -> pl.DataFrame:
+           categorical: dict[str, list[str]], bools: frozenset[str]) -> pl.DataFrame:
     data = dict(data)
     for j, name in enumerate(columns):
         col = arr[:, j]
         if name in categorical:
             names = np.array(categorical[name], dtype=object)
             data[name] = pl.Series(names[col].tolist() if len(col) else [], dtype=pl.Categorical)
-        elif name in _BOOL_COLUMNS:
+        elif name in bools:
             data[name] = col.astype(bool)
         elif name == "seat":
             data[name] = col.astype(np.int8)

@@ -20,7 +20,6 @@ from simlab.results import manifest, resolve_run, summary
 from simlab.runner.store import safe_component
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
-DEFAULT_NOTEBOOK = {"sentient": "sentient_strategies.ipynb", "smartphone": "smartphone_start_position.ipynb"}
 
 
 class TrustError(SimlabError):
@@ -77,12 +76,22 @@ def check_trusted(kind: str, path: Path, project: Path, trust: bool) -> None:
                      "to execute it")
 
 
+def _game_notebook(game_name: str) -> str:
+    """The report notebook a game declares (``Game.report_notebook``), or ''."""
+    from simlab.core.game import get_game
+
+    try:
+        return get_game(game_name).report_notebook or ""
+    except SimlabError:
+        return ""
+
+
 def notebook_for(man: dict[str, Any], run_dir: Path | None = None) -> Path:
     """The notebook a run is reported with: the spec's ``report``, else the game's default.
 
     Paths are resolved relative to the run's project (:func:`run_project`), not the current folder.
     """
-    name = man.get("spec", {}).get("report") or DEFAULT_NOTEBOOK.get(man.get("game", ""), "")
+    name = man.get("spec", {}).get("report") or _game_notebook(man.get("game", ""))
     if not name:
         raise SimlabError(f"no report notebook for game {man.get('game')}: set report = \"...\" in the spec")
     project = run_project(run_dir, man) if run_dir is not None else Path(man.get("project") or Path.cwd())

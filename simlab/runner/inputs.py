@@ -55,8 +55,7 @@ def data_files(spec: ExperimentSpec) -> list[Path]:
     """The replacement data files the spec's variants name (any path-valued data field)."""
     out = []
     for v in spec.variants:
-        paths = list(v.files.values()) + ([v.cards] if isinstance(v.cards, str) else [])
-        out += [Path(p).resolve() for p in paths]
+        out += [Path(p).resolve() for p in v.files.values()]
     return out
 
 

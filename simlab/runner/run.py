@@ -16,6 +16,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from simlab.core.errors import SimlabError
+from simlab.core.game import get_game
 from simlab.runner.backends import default_workers, run_tasks
 from simlab.runner.inputs import compare_inputs, input_hashes
 from simlab.runner.lock import LOCK_NAME, RunLock
@@ -24,6 +25,7 @@ from simlab.runner.shard import ShardTask
 from simlab.runner.spec import ExperimentSpec
 from simlab.runner.stopping import StopTracker, segment_sums
 from simlab.runner.store import RunStore, safe_component, versions
+from simlab.runner.variants import variant_data_hash
 
 DEFAULT_ROOT = Path("results")
 LOCK_FILES = (LOCK_NAME, LOCK_NAME + ".break")
@@ -52,42 +54,13 @@ def latest_run_dir(spec: ExperimentSpec, root: Path = DEFAULT_ROOT) -> Path | No
     return runs[-1] if runs else None
 
 
-def _data_hash(spec: ExperimentSpec, variant: Any) -> str:
-    """A hash of the game data a variant plays with.
-
-    Games with data hooks (``simlab.runner.spec.data_hooks``): every data file's text as played,
-    after replacements and edits. Otherwise (Sentient) the card and investor arrays as loaded,
-    after the variant's changes.
-    """
-    import hashlib
-
-    from simlab.core.game import get_game
-    from simlab.runner.spec import data_hooks, variant_data
-
-    game = get_game(spec.game)
-    hooks = data_hooks(game)
-    if hooks is not None and hasattr(hooks, "data_texts"):
-        digest = hashlib.sha256()
-        for name, text in sorted(hooks.data_texts(dict(variant.files), list(variant.edits)).items()):
-            digest.update(f"{name}\0{text}\0".encode())
-        return digest.hexdigest()[:16]
-    data = variant_data(game, variant)
-    if data is None and hasattr(game, "default_data"):
-        data = game.default_data()
-    digest = hashlib.sha256()
-    for name in ("card_array", "round_investor_array", "starting_investor_array"):
-        arr = getattr(data, name, None)
-        if arr is not None:
-            digest.update(arr.tobytes())
-    return digest.hexdigest()[:16]
-
-
 def _tables(spec: ExperimentSpec) -> list[str]:
     return ["games", "seats", *spec.record]
 
 
 def new_manifest(spec: ExperimentSpec, plan: Plan, path: Path) -> dict[str, Any]:
     """The manifest of a new run."""
+    game = get_game(spec.game)
     project = Path.cwd().resolve()
     try:
         run_in_project: str | None = str(path.resolve().relative_to(project))
@@ -105,9 +78,7 @@ def new_manifest(spec: ExperimentSpec, plan: Plan, path: Path) -> dict[str, Any]
         "game": spec.game,
         "versions": versions(),
         "inputs": input_hashes(spec),
-        "data": {v.name: {"cards": v.cards, "set": [c.__dict__ for c in v.changes], "remove": v.removed,
-                          "files": v.files, "edit": [e.as_dict() for e in v.edits],
-                          "options": v.options, "card": v.card, "data_hash": _data_hash(spec, v)}
+        "data": {v.name: {**v.manifest_entry(), "data_hash": variant_data_hash(game, v)}
                  for v in spec.variants},
         "created": time.strftime("%Y-%m-%dT%H:%M:%S"),
         "status": "running",

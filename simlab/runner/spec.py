@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import importlib
 import json
-import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simlab.core.dataedits import DataEditError, RowEdit, parse_edits
 from simlab.core.datafiles import read_text_file
 from simlab.core.errors import SimlabError
+from simlab.runner.variants import Variant, VariantSpecError, parse_variants, resolve_data_paths, variant_data
+
+__all__ = ["ExperimentSpec", "SpecError", "StopRule", "Variant", "load_spec", "parse_spec", "variant_data"]
 
 ROTATIONS = ("none", "cyclic", "all")
 MATCHES = ("round_robin", "focus")
@@ -32,10 +32,6 @@ _TOP_KEYS = {"name", "game", "seed", "games", "shard_size", "workers", "backend"
 _PLAYER_KEYS = {"seats", "pool", "n_players", "match", "focus", "repeat", "rotation"}
 _STOP_KEYS = {"rule", "player", "seat", "half_width", "player_a", "player_b", "elo0", "elo1", "alpha", "beta",
               "check_every"}
-_DATA_KEYS = {"cards", "set", "remove"}  # Sentient's card overrides
-_VARIANT_KEYS = {"name", "options", "cards", "set", "remove", "data", "edit"}
-_ABLATION_KEYS = {"cards", "change", "delta"}
-_SET_KEYS = {"card", "field", "value"}
 
 
 MAX_SEED = 2**63 - 1  # seeds are stored in a signed 64-bit column (experiment_seed)
@@ -47,29 +43,6 @@ DEFAULT_DECISION_TIMEOUT = 60.0  # seconds a Python player may take per decision
 
 class SpecError(SimlabError):
     """A spec that cannot run: the message names the file and the field."""
-
-
-@dataclass
-class CardChange:
-    """One single-value data override: ``card``'s ``field`` set to ``value``."""
-
-    card: int
-    field: str
-    value: Any
-
-
-@dataclass
-class Variant:
-    """A data/option variant; every variant is played on the same seeds."""
-
-    name: str
-    options: dict[str, Any] = field(default_factory=dict)
-    cards: str | None = None
-    changes: list[CardChange] = field(default_factory=list)
-    removed: list[int] = field(default_factory=list)
-    card: int | None = None  # the card an ablation variant is about
-    files: dict[str, str] = field(default_factory=dict)  # replacement data files (game-agnostic), by file stem
-    edits: list[RowEdit] = field(default_factory=list)  # row edits of the data files (game-agnostic)
 
 
 @dataclass
@@ -168,24 +141,8 @@ def load_spec(path: str | Path, overrides: dict[str, Any] | None = None) -> Expe
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"{path}: not valid TOML: {exc}") from None
     raw.setdefault("name", p.stem)
-    base = p.parent
-    variants = raw.get("variants", [])
-    file_tables = [raw.get("data", {})]
-    if isinstance(variants, list):
-        file_tables += [v.get("data", {}) for v in variants if isinstance(v, dict)]
-    for table in [raw.get("data", {}), *(variants if isinstance(variants, list) else [])]:
-        if isinstance(table, dict) and isinstance(table.get("cards"), str):
-            table["cards"] = _resolve(base, table["cards"])
-    for table in file_tables:  # replacement data files, relative to the spec
-        if isinstance(table, dict):
-            for key, value in table.items():
-                if key not in ("cards", "set", "remove", "edit") and isinstance(value, str):
-                    table[key] = _resolve(base, value)
+    resolve_data_paths(raw, p.parent)  # replacement data files are relative to the spec
     return parse_spec(raw, str(path), overrides)
-
-
-def _resolve(base: Path, path: str) -> str:
-    return path if Path(path).is_absolute() else str((base / path).resolve())
 
 
 def parse_spec(raw: dict[str, Any], source: str = "<spec>", overrides: dict[str, Any] | None = None) -> ExperimentSpec:
@@ -287,7 +244,10 @@ def parse_spec(raw: dict[str, Any], source: str = "<spec>", overrides: dict[str,
             raise _fail(source, "players", f"{game.name} takes {game.min_players}-{game.max_players} players, not {n}")
 
     stop = _parse_stop(raw.get("stop"), source, specs)
-    variants = _parse_variants(raw, source, game)
+    try:
+        variants = parse_variants(raw, game)
+    except VariantSpecError as exc:
+        raise _fail(source, exc.field, exc.what) from None
     shards = -(-games // shard_size) * len(variants)
     if shards > MAX_SHARDS:
         raise _fail(source, "shard_size", f"{games:,} games in shards of {shard_size:,} for {len(variants)} "
@@ -367,188 +327,3 @@ def _parse_stop(stop: Any, source: str, specs: list[str]) -> StopRule | None:
             if not 0 < getattr(out, key) < 0.5:
                 raise _fail(source, f"stop.{key}", "must be between 0 and 0.5")
     return out
-
-
-def _parse_changes(table: dict, source: str, where: str) -> list[CardChange]:
-    changes = []
-    for i, item in enumerate(_type(source, f"{where}.set", table.get("set", []), list, "a list of tables")):
-        _type(source, f"{where}.set[{i}]", item, dict, "a table {card, field, value}")
-        _unknown(source, f"{where}.set[{i}].", item, _SET_KEYS)
-        for key in _SET_KEYS:
-            if key not in item:
-                raise _fail(source, f"{where}.set[{i}].{key}", "required")
-        card = _type(source, f"{where}.set[{i}].card", item["card"], int, "a card id (an integer)")
-        fname = _type(source, f"{where}.set[{i}].field", item["field"], str, "a column name")
-        changes.append(CardChange(card, fname, item["value"]))
-    return changes
-
-
-def _parse_removed(table: dict, source: str, where: str) -> list[int]:
-    removed = _type(source, f"{where}.remove", table.get("remove", []), list, "a list of card ids")
-    for i, cid in enumerate(removed):
-        _type(source, f"{where}.remove[{i}]", cid, int, "a card id")
-    return list(removed)
-
-
-def data_hooks(game: Any) -> Any:
-    """The game's data-variant hooks, or None: the ``variants`` module of the game's package.
-
-    A game that supports replacement data files and row edits (``data = {...}``, ``edit = [...]``
-    in a spec) provides ``simlab.games.<game>.variants`` (the package its Game class lives in)
-    with ``DATA_FILES`` (the file stems a spec may name), ``variant_data(files, edits)`` (the
-    loaded data set) and ``data_texts(files, edits)`` (each file's text as played, for the
-    manifest's data hash). A game object may instead carry the hooks as ``data_variants``.
-    """
-    hooks = getattr(game, "data_variants", None)
-    if hooks is not None:
-        return hooks
-    module = sys.modules.get(type(game).__module__)
-    package = getattr(module, "__package__", None) or type(game).__module__.rpartition(".")[0]
-    name = f"{package}.variants"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name == name:
-            return None
-        raise
-
-
-def _parse_files(table: Any, source: str, where: str, game: Any, hooks: Any) -> dict[str, str]:
-    """Replacement data files ``{stem: path}`` of a ``[data]`` table or a variant's ``data``."""
-    _type(source, where, table, dict, "a table of data file = path")
-    files = {}
-    for key, value in table.items():
-        if hooks is None:
-            raise _fail(source, f"{where}.{key}", f"{game.name} has no replaceable data files")
-        if key not in hooks.DATA_FILES:
-            raise _fail(source, f"{where}.{key}", f"unknown data file (files: {', '.join(hooks.DATA_FILES)})")
-        files[key] = _type(source, f"{where}.{key}", value, str, "a file path")
-        if not Path(value).is_file():
-            raise _fail(source, f"{where}.{key}", f"{value}: file not found")
-    return files
-
-
-def _parse_edits(items: Any, source: str, where: str, game: Any, hooks: Any) -> list[RowEdit]:
-    if items is None:
-        return []
-    if hooks is None:
-        raise _fail(source, where, f"{game.name} has no editable data files (no simlab.games.{game.name}.variants)")
-    try:
-        return parse_edits(items, where)
-    except DataEditError as exc:
-        raise _fail(source, exc.field, exc.what) from None
-
-
-def _parse_variants(raw: dict[str, Any], source: str, game: Any) -> list[Variant]:
-    data = _type(source, "data", raw.get("data", {}), dict, "a table")
-    hooks = data_hooks(game)
-    file_keys = set(getattr(hooks, "DATA_FILES", ()))
-    _unknown(source, "data.", data, _DATA_KEYS | file_keys | {"edit"})
-    if hooks is not None:
-        for key in _DATA_KEYS - file_keys:
-            if key in data:
-                raise _fail(source, f"data.{key}", f"Sentient's card overrides do not apply to {game.name}: "
-                                                   f"give data files ({', '.join(sorted(file_keys))}) or 'edit'")
-    base = Variant("base", {}, data.get("cards"), _parse_changes(data, source, "data"),
-                   _parse_removed(data, source, "data"),
-                   files=_parse_files({k: v for k, v in data.items() if k in file_keys}, source, "data", game, hooks),
-                   edits=_parse_edits(data.get("edit"), source, "data.edit", game, hooks))
-    variants = [base]
-    names = {"base"}
-    for i, item in enumerate(_type(source, "variants", raw.get("variants", []), list, "a list of tables")):
-        where = f"variants[{i}]"
-        _type(source, where, item, dict, "a table")
-        _unknown(source, f"{where}.", item, _VARIANT_KEYS)
-        vname = _type(source, f"{where}.name", item.get("name", f"variant{i + 1}"), str, "a string")
-        if vname in names:
-            raise _fail(source, f"{where}.name", f"duplicate variant name '{vname}'")
-        names.add(vname)
-        options = _type(source, f"{where}.options", item.get("options", {}), dict, "a table")
-        _check_options(game, {**raw.get("options", {}), **options}, source, f"{where}.options")
-        if hooks is not None:
-            for key in ("cards", "set", "remove"):
-                if key in item:
-                    raise _fail(source, f"{where}.{key}", f"Sentient's card overrides do not apply to {game.name}: "
-                                                          "give data = {file = path} or 'edit'")
-        files = _parse_files(item.get("data", {}), source, f"{where}.data", game, hooks)
-        edits = _parse_edits(item.get("edit"), source, f"{where}.edit", game, hooks)
-        variants.append(Variant(vname, options, item.get("cards", base.cards),
-                                base.changes + _parse_changes(item, source, where),
-                                base.removed + _parse_removed(item, source, where),
-                                files={**base.files, **files}, edits=base.edits + edits))
-    variants.extend(_ablation_variants(raw.get("ablation"), source, game, base, names))
-    for v in variants:  # load the data now, so that a bad file or value fails before anything runs
-        try:
-            variant_data(game, v)
-        except DataEditError as exc:
-            raise _fail(source, exc.field, exc.what) from None
-        except SimlabError as exc:
-            raise _fail(source, "data" if v.name == "base" else f"variants.{v.name}", str(exc)) from None
-    return variants
-
-
-def _ablation_variants(table: Any, source: str, game: Any, base: Variant, names: set[str]) -> list[Variant]:
-    """One variant per card: the card removed from the deck, or its printed VP changed by ``delta``."""
-    if table is None:
-        return []
-    _type(source, "ablation", table, dict, "a table")
-    _unknown(source, "ablation.", table, _ABLATION_KEYS)
-    change = _type(source, "ablation.change", table.get("change", "remove"), str, "remove or vp")
-    if change not in ("remove", "vp"):
-        raise _fail(source, "ablation.change", f"'{change}' is not one of remove, vp")
-    delta = _type(source, "ablation.delta", table.get("delta", 1), int, "an integer")
-    data = variant_data(game, base) or game.default_data()
-    if not hasattr(data, "cards"):
-        raise _fail(source, "ablation", f"{game.name} has no cards to ablate")
-    cards = {c.id: c for c in data.cards}
-    wanted = table.get("cards", "all")
-    if wanted == "all":
-        ids = list(cards)
-    else:
-        ids = _type(source, "ablation.cards", wanted, list, "\"all\" or a list of card ids")
-        for i, cid in enumerate(ids):
-            if cid not in cards:
-                raise _fail(source, f"ablation.cards[{i}]", f"no card with id {cid!r}")
-    out = []
-    for cid in ids:
-        if change == "remove":
-            v = Variant(f"card{cid}_removed", {}, base.cards, list(base.changes), [*base.removed, cid], card=cid)
-        else:
-            if cards[cid].printed_vp is None:
-                continue  # information and service cards score by rule, not a printed VP
-            vp = cards[cid].printed_vp + delta
-            v = Variant(f"card{cid}_vp{vp}", {}, base.cards,
-                        [*base.changes, CardChange(cid, "printed_vp", vp)], list(base.removed), card=cid)
-        if v.name in names:
-            raise _fail(source, "ablation", f"variant name '{v.name}' is already used")
-        names.add(v.name)
-        out.append(v)
-    return out
-
-
-def variant_data(game: Any, variant: Variant) -> Any:
-    """The data set of a variant (None: the game's bundled data).
-
-    Replacement files and row edits go to the game's data hooks (:func:`data_hooks`);
-    ``cards``, ``set`` and ``remove`` are Sentient's card overrides.
-    """
-    if variant.files or variant.edits:
-        hooks = data_hooks(game)
-        if hooks is None:
-            raise SimlabError(f"{game.name} has no replaceable or editable data files")
-        return hooks.variant_data(dict(variant.files), list(variant.edits))
-    if variant.cards is None and not variant.changes and not variant.removed:
-        return None
-    if game.name != "sentient":
-        raise SimlabError(f"data overrides are not supported for {game.name} yet")
-    from simlab.games.sentient.data import load_data
-
-    data = load_data(variant.cards) if variant.cards else game.default_data()
-    if variant.changes:
-        merged: dict[int, dict[str, Any]] = {}
-        for ch in variant.changes:
-            merged.setdefault(ch.card, {})[ch.field] = ch.value
-        data = data.with_card_values(merged)
-    if variant.removed:
-        data = data.without_cards(variant.removed)
-    return data

@@ -23,6 +23,10 @@ def pool_run(tmp_path_factory):
     })
 
 
+def _vp(card: int, vp: int) -> dict:
+    return {"file": "cards", "where": {"id": card}, "set": {"printed_vp": vp}}
+
+
 @pytest.fixture(scope="session")
 def ablation_run(tmp_path_factory):
     """Four investor players; card 32's printed VP raised by 3 in one variant, smaller changes in others."""
@@ -30,10 +34,10 @@ def ablation_run(tmp_path_factory):
         "name": "ablation", "seed": 3, "games": 2500, "record": ["takes"],
         "players": {"seats": ["investor"] * 4, "rotation": "none"},
         "variants": [
-            {"name": "card32_vp7", "set": [{"card": 32, "field": "printed_vp", "value": 7}]},
-            {"name": "card28_vp4", "set": [{"card": 28, "field": "printed_vp", "value": 4}]},
-            {"name": "card50_vp4", "set": [{"card": 50, "field": "printed_vp", "value": 4}]},
-            {"name": "card40_removed", "remove": [40]},
+            {"name": "card32_vp7", "edit": [_vp(32, 7)]},
+            {"name": "card28_vp4", "edit": [_vp(28, 4)]},
+            {"name": "card50_vp4", "edit": [_vp(50, 4)]},
+            {"name": "card40_removed", "edit": [{"file": "cards", "where": {"id": 40}, "set": {"in_deck": 0}}]},
         ],
     })
 

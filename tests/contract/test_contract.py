@@ -262,3 +262,33 @@ def test_event_tables_are_declared_and_recorded(game):
         frame = res.events[name]
         assert {"game", "seat", "player", "variant"} <= set(frame.columns)
         assert frame.height > 0
+
+
+def test_declarations_for_the_shared_layers(game):
+    """What bench, ladder, report and the data variants read from a game is declared and consistent: the bench
+    mixes use every built-in player at legal table sizes, the ladder names built-in players, the report notebook
+    exists, the declared columns exist, and the data files load."""
+    from pathlib import Path
+
+    players = game.builtin_players()
+    used = {spec.split("(")[0] for mix in game.bench_mixes for spec in mix}
+    assert used == set(players), "bench mixes should time every built-in player"
+    assert all(game.min_players <= len(mix) <= game.max_players for mix in game.bench_mixes)
+    assert set(game.ladder_players) <= set(players)
+    if game.report_notebook:
+        assert (Path(__file__).resolve().parents[2] / "notebooks" / game.report_notebook).is_file()
+    rules = game.ruleset(game.min_players)
+    cols = game.batch_columns(rules)
+    assert game.bool_columns <= set(cols["games"]) | set(cols["seats"]) | {c for t in game.event_tables()
+                                                                             for c in cols[t]}
+    assert set(game.position_columns or ()) <= set(cols["seats"])
+    files = game.data_files()
+    if files is not None:
+        from simlab.core.datavariants import variant_data
+
+        assert all((files.directory / name).is_file() for name in files.names.values())
+        assert variant_data(files) is not None
+    ablation = game.ablation()
+    if ablation is not None:
+        assert files is not None and ablation.changes
+        assert ablation.ids(game.default_data())

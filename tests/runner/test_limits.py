@@ -15,6 +15,13 @@ from simlab.core.errors import DataError
 from simlab.runner.plan import Plan, Shards
 from simlab.runner.spec import MAX_GAMES, MAX_SEED, SpecError, load_spec, parse_spec
 
+_OUT_TOML = '{{ file = "cards", where = {{ id = {} }}, set = {{ in_deck = 0 }} }}'
+
+
+def _out(card: int) -> dict:
+    """A row edit that takes a card out of the deck."""
+    return {"file": "cards", "where": {"id": card}, "set": {"in_deck": 0}}
+
 
 @pytest.mark.parametrize(
     ("change", "field"),
@@ -28,9 +35,11 @@ from simlab.runner.spec import MAX_GAMES, MAX_SEED, SpecError, load_spec, parse_
         ({"decision_timeout": -1}, "decision_timeout: -1 must be 0"),
         ({"decision_timeout": "soon"}, "decision_timeout: expected a number"),
         ({"decision_timeout": float("inf")}, "decision_timeout: inf must be 0"),
-        ({"data": {"set": [{"card": "abc", "field": "printed_vp", "value": 5}]}}, "data.set[0].card: expected a card"),
-        ({"data": {"set": [{"card": 3.5, "field": "printed_vp", "value": 5}]}}, "data.set[0].card: expected a card"),
-        ({"data": {"remove": list(range(1, 56))}}, "data: 3 players: "),
+        ({"data": {"edit": [{"file": "cards", "where": {"id": "abc"}, "set": {"printed_vp": 5}}]}},
+         "data.edit[0]: cards.csv: no row with id = abc"),
+        ({"data": {"edit": [{"file": "cards", "where": {"id": 3}, "set": {"printed_vp": 5.5}}]}},
+         "printed_vp: '5.5' is not an integer"),
+        ({"data": {"edit": [_out(i) for i in range(1, 56)]}}, "data: 3 players: "),
     ],
 )
 def test_limits_are_one_line_spec_errors(change, field):
@@ -78,7 +87,7 @@ def test_csv_with_a_byte_order_mark_loads(tmp_path):
     bom = tmp_path / "cards.csv"
     bom.write_bytes(b"\xef\xbb\xbf" + _cards_text())
     spec = parse_spec(small_spec(data={"cards": str(bom)}))
-    assert spec.variants[0].cards == str(bom)
+    assert spec.variants[0].files["cards"] == str(bom)
     rows = read_csv_rows(bom, ("id", "type"))
     assert rows[0][0] == 2 and rows[0][1]["id"] == "1"
 
@@ -98,7 +107,7 @@ def test_other_encodings_and_folders_are_one_line(tmp_path):
         parse_spec(small_spec(data={"cards": str(latin)}), "x.toml")
     folder = tmp_path / "cards_dir"
     folder.mkdir()
-    with pytest.raises(SpecError, match=r"^x\.toml: data: .*cards_dir: is a directory, not a file$"):
+    with pytest.raises(SpecError, match=r"^x\.toml: data.cards: .*cards_dir: is a directory, not a file$"):
         parse_spec(small_spec(data={"cards": str(folder)}), "x.toml")
     with pytest.raises(SpecError, match="is a directory, not a spec file"):
         load_spec(folder)
@@ -118,7 +127,7 @@ def _cli(*args: str, cwd=None) -> subprocess.CompletedProcess:
 def test_cli_refuses_bad_limits_before_creating_the_run_folder(tmp_path):
     spec = tmp_path / "s.toml"
     spec.write_text('game = "sentient"\ngames = 100\n[players]\nseats = ["greedy", "random", "investor"]\n'
-                    "[data]\nremove = [" + ", ".join(str(i) for i in range(1, 56)) + "]\n")
+                    "[data]\nedit = [" + ", ".join(_OUT_TOML.format(i) for i in range(1, 56)) + "]\n")
     out = tmp_path / "run"
     done = _cli("run", str(spec), "--out", str(out), "-q")
     assert done.returncode == 2

@@ -27,7 +27,7 @@ rotation = "cyclic"
 
 [[variants]]
 name = "card32_vp7"
-set = [{ card = 32, field = "printed_vp", value = 7 }]
+edit = [{ file = "cards", where = { id = 32 }, set = { printed_vp = 7 } }]
 """
 
 

@@ -10,7 +10,8 @@ from study_helpers import fabricate_run
 from typer.testing import CliRunner
 
 from simlab.core.errors import SimlabError
-from simlab.report.build import DEFAULT_NOTEBOOK, NOTEBOOKS, notebook_for, report_run
+from simlab.core.game import get_game
+from simlab.report.build import NOTEBOOKS, notebook_for, report_run
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -34,7 +35,7 @@ needs_engine = pytest.mark.skipif(not _smartphone_registered(), reason="the Smar
 
 
 def test_smartphone_reports_with_the_start_position_notebook():
-    assert DEFAULT_NOTEBOOK["smartphone"] == NOTEBOOK.name and NOTEBOOK.is_file()
+    assert get_game("smartphone").report_notebook == NOTEBOOK.name and NOTEBOOK.is_file()
     assert notebook_for({"game": "smartphone", "spec": {}}) == NOTEBOOK
 
 

@@ -1,7 +1,7 @@
 """Data variants for any game: replacement data files and row edits in a spec, applied by the game's hooks.
 
-The runner side is tested with a stand-in game (Sentient's rules, Smartphone Inc.'s data hooks)
-so that it does not depend on the Smartphone engine; the real game is tested when it is registered.
+The runner side is tested with Smartphone Inc. (its buyers) and Sentient (its cards), through the
+same mechanism (``simlab.core.datavariants``, ``simlab.runner.variants``).
 """
 
 from __future__ import annotations
@@ -9,13 +9,15 @@ from __future__ import annotations
 import pytest
 
 import simlab.games.smartphone.variants as sp_variants
-from simlab.core import game as game_registry
+from simlab.core import datavariants
 from simlab.core.dataedits import DataEditError, RowEdit, apply_edits, parse_edits
 from simlab.core.errors import DataError, SimlabError
-from simlab.games.sentient.game import SentientGame
+from simlab.core.game import get_game
 from simlab.games.smartphone.data import DATA_DIR, load_data
-from simlab.runner.spec import SpecError, data_hooks, load_spec, parse_spec, variant_data
+from simlab.runner.spec import SpecError, load_spec, parse_spec, variant_data
+from simlab.runner.variants import variant_data_hash
 
+SP_DATA = sp_variants.DATA
 CSV = "region_id,position,kind,price_cap,notes\nUSA,0,red,4,\nUSA,1,red,5,\"a, b\"\nUSA,2,purple,,x\n"
 
 
@@ -79,54 +81,48 @@ def test_edit_shape_errors(items, message):
 def test_smartphone_edits_reach_the_loaded_data():
     edits = parse_edits([{"file": "buyers", "where": {"region_id": "USA", "kind": "red"}, "add": {"price_cap": -1}}],
                         "edit")
-    base, edited = load_data(), sp_variants.variant_data({}, edits)
+    base, edited = load_data(), datavariants.variant_data(SP_DATA, {}, edits)
     assert _caps(edited, "USA") == {p: c - 1 for p, c in _caps(base, "USA").items()}
     assert _caps(edited, "LATAM") == _caps(base, "LATAM")
     assert edited.files["buyers"].endswith("(edited)")
-    assert sp_variants.data_texts({}, edits)["buyers"] != sp_variants.data_texts()["buyers"]
-    assert sp_variants.data_texts({}, edits)["regions"] == sp_variants.data_texts()["regions"]
+    texts, edited_texts = datavariants.data_texts(SP_DATA), datavariants.data_texts(SP_DATA, {}, edits)
+    assert edited_texts["buyers"] != texts["buyers"]
+    assert edited_texts["regions"] == texts["regions"]
 
 
 def test_smartphone_replacement_file_and_data_directory(tmp_path):
     text = (DATA_DIR / "buyers.csv").read_text().replace("USA,0,red,4,", "USA,0,red,2,")
     (tmp_path / "buyers.csv").write_text(text)
-    data = sp_variants.variant_data({"buyers": tmp_path / "buyers.csv"})
+    data = datavariants.variant_data(SP_DATA, {"buyers": tmp_path / "buyers.csv"})
     assert _caps(data, "USA")[0] == 2
-    assert sp_variants.variant_data(DATA_DIR).buyer_array.tolist() == load_data().buyer_array.tolist()
+    assert load_data(DATA_DIR).buyer_array.tolist() == load_data().buyer_array.tolist()
     with pytest.raises(SimlabError, match="no smartphone data file 'byers'"):
-        sp_variants.variant_data({"byers": tmp_path / "buyers.csv"})
+        datavariants.variant_data(SP_DATA, {"byers": tmp_path / "buyers.csv"})
 
 
 def test_smartphone_load_error_after_edits_names_the_original_file():
     edits = parse_edits([{"file": "buyers", "where": {"region_id": "USA", "position": 1}, "set": {"kind": "blue"}}],
                         "variants[0].edit")
     with pytest.raises(DataError) as info:
-        sp_variants.variant_data(None, edits)
+        datavariants.variant_data(SP_DATA, None, edits)
     assert str(info.value).startswith(f"{DATA_DIR / 'buyers.csv'} (after edits):")
     assert "kind: 'blue' is not a known buyer kind" in str(info.value)
     with pytest.raises(DataEditError, match=r"variants\[0\].edit\[0\]: constants.toml: edits apply to CSV"):
-        sp_variants.variant_data(None, [RowEdit("constants", {"a": 1}, {"b": 2}, origin="variants[0].edit[0]")])
+        edit = RowEdit("constants", {"a": 1}, {"b": 2}, origin="variants[0].edit[0]")
+        datavariants.variant_data(SP_DATA, None, [edit])
 
 
 # ---------------------------------------------------------------- the runner, with a stand-in game
 
 
-class _StandIn(SentientGame):
-    """Sentient's rules with Smartphone Inc.'s data hooks: exercises the runner's game-agnostic path."""
-
-    name = "standin"
-    data_variants = sp_variants
-
-
 @pytest.fixture
-def standin(monkeypatch):
-    game = _StandIn()
-    monkeypatch.setitem(game_registry._REGISTRY, "standin", game)
-    return game
+def standin():
+    """The game whose data files the runner-side tests edit."""
+    return get_game("smartphone")
 
 
 SPEC = """
-game = "standin"
+game = "smartphone"
 games = 10
 [players]
 seats = ["greedy", "random"]
@@ -158,7 +154,7 @@ edit = [{ file = "buyers", where = { region_id = "USA", kind = "red" }, add = { 
     _base, own, minus = spec.variants
     assert own.files == {"buyers": str((tmp_path / "exp" / "data" / "buyers.csv").resolve())}
     assert [e.origin for e in minus.edits] == ["data.edit[0]", "variants[1].edit[0]"]
-    assert data_hooks(standin) is sp_variants and data_hooks(SentientGame()) is None
+    assert standin.data_files() is SP_DATA
     caps = {v.name: (_caps(variant_data(standin, v), "USA"), _caps(variant_data(standin, v), "LATAM"))
             for v in spec.variants}
     assert caps["base"] == ({0: 4, 1: 5, 2: 5}, {0: 3, 1: 5, 2: 7})
@@ -183,7 +179,7 @@ edit = [{ file = "buyers", where = { region_id = "USA", kind = "red" }, add = { 
         ('[[variants]]\nname = "v"\ndata = { byers = "b.csv" }', "variants[0].data.byers: unknown data file"),
         ('[[variants]]\nname = "v"\ndata = { buyers = "missing.csv" }', "missing.csv: file not found"),
         ('[[variants]]\nname = "v"\nset = [{ card = 1, field = "printed_vp", value = 2 }]',
-         "variants[0].set: Sentient's card overrides do not apply to standin"),
+         "variants[0].set: card overrides are row edits now"),
         ('[[variants]]\nname = "bad_kind"\nedit = [{ file = "buyers", where = { region_id = "USA", position = 1 }, '
          'set = { kind = "blue" } }]', "variants.bad_kind: "),
     ],
@@ -198,23 +194,22 @@ def test_spec_data_errors_name_the_field_file_and_row(tmp_path, standin, variant
         assert "buyers.csv (after edits):7: kind: 'blue' is not a known buyer kind" in text
 
 
-def test_sentient_takes_no_file_edits_and_keeps_its_card_overrides():
+def test_sentient_cards_are_edited_the_same_way():
+    """Sentient's card overrides are row edits of cards.csv; the old ``set`` syntax names the new one."""
     raw = {"game": "sentient", "players": {"seats": ["greedy", "random"]},
-           "data": {"edit": [{"file": "cards", "where": {"id": 1}, "set": {"printed_vp": 2}}]}}
-    with pytest.raises(SpecError, match=r"data\.edit: sentient has no editable data files"):
-        parse_spec(raw, "x.toml")
-    raw["data"] = {"set": [{"card": 32, "field": "printed_vp", "value": 5}]}
+           "data": {"edit": [{"file": "cards", "where": {"id": 32}, "set": {"printed_vp": 5}}]}}
     spec = parse_spec(raw, "x.toml")
-    assert spec.variants[0].changes[0].value == 5 and not spec.variants[0].files and not spec.variants[0].edits
+    assert variant_data(get_game("sentient"), spec.variants[0]).card_by_id(32).printed_vp == 5
+    raw["data"] = {"set": [{"card": 32, "field": "printed_vp", "value": 5}]}
+    with pytest.raises(SpecError, match=r"x\.toml: data\.set: card overrides are row edits now: edit = "):
+        parse_spec(raw, "x.toml")
 
 
 def test_manifest_data_hash_follows_the_edited_texts(standin):
-    from simlab.runner.run import _data_hash
-
-    raw = {"game": "standin", "players": {"seats": ["greedy", "random"]},
+    raw = {"game": "smartphone", "players": {"seats": ["greedy", "random"]},
            "variants": [{"name": "same", "options": {}},
                         {"name": "usa", "edit": [{"file": "buyers", "where": {"region_id": "USA", "position": 0},
                                                   "add": {"price_cap": 1}}]}]}
     spec = parse_spec(raw, "x.toml")
-    hashes = [_data_hash(spec, v) for v in spec.variants]
+    hashes = [variant_data_hash(standin, v) for v in spec.variants]
     assert hashes[0] == hashes[1] != hashes[2]

@@ -72,6 +72,7 @@ class Card:
     left: str
     right: str
     source: str = ""
+    in_deck: bool = True  # False: taken out of the deck (still shuffled, then skipped; see without_cards)
 
 
 @dataclass
@@ -89,6 +90,7 @@ class SentientData:
     starting_investor_array: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        self.removed = frozenset(self.removed | {c.id for c in self.cards if not c.in_deck})
         arr = np.zeros((len(self.cards), CARD_FIELDS), dtype=np.int32)
         for i, c in enumerate(self.cards):
             arr[i] = (
@@ -199,7 +201,8 @@ def _parse_card(file: str, line: int, row: dict[str, str]) -> Card:
         if row[col] not in SYMBOLS:
             raise DataError(file, line, col, f"'{row[col]}' is not a calibration symbol (+, -, =)")
     left, right = row["left_symbol"], row["right_symbol"]
-    return Card(card_id, ctype, code, param, vp_kind, vp, left, right, row.get("source", ""))
+    in_deck = int_field(file, line, row, "in_deck", 0, 1, optional=True)
+    return Card(card_id, ctype, code, param, vp_kind, vp, left, right, row.get("source", ""), in_deck != 0)
 
 
 def _check_deck(file: str, cards: list[Card], lines: list[int]) -> None:

@@ -8,8 +8,9 @@ from typing import Any
 import numpy as np
 
 from simlab.core.compiled import CompiledGame, EventTable, Kernels, Observation
+from simlab.core.datavariants import Ablation, DataFiles
 from simlab.core.errors import DataError
-from simlab.games.sentient import render
+from simlab.games.sentient import render, variants
 from simlab.games.sentient.batch import play_games, py_results
 from simlab.games.sentient.columns import GAME_COLUMNS, SEAT_COLUMNS, TAKE_COLUMNS, TAKES_PER_SEAT
 from simlab.games.sentient.data import TYPES, SentientData, load_data
@@ -260,6 +261,14 @@ class SentientGame(CompiledGame):
     renderer = render
     players = BUILTIN_PLAYERS
     observation_class = SentientObservation
+    bench_mixes = (
+        ("random",) * 4, ("greedy",) * 4, ("investor",) * 4, ("specialist",) * 4,
+        ("greedy", "investor", "specialist", "random"), ("greedy",) * 2, ("greedy",) * 3,
+        ("mc", "greedy", "greedy", "greedy"),
+    )
+    ladder_players = ("random", "greedy", "investor", "specialist", "mc")
+    report_notebook = "sentient_strategies.ipynb"
+    bool_columns = frozenset({"first_in_round1", "block_left", "block_right"})
 
     # ---- content and rules
     def load_default_data(self) -> SentientData:
@@ -298,8 +307,14 @@ class SentientGame(CompiledGame):
         rec = state[0]
         return int(rec["order"][rec["turn"]])
 
-    def categorical_columns(self) -> dict[str, dict[str, list[str]]]:
+    def categorical_columns(self, rules: SentientRules | None = None) -> dict[str, dict[str, list[str]]]:
         return {"seats": {"start_investor": list(TYPES)}, "takes": {"type": list(TYPES)}}
+
+    def data_files(self) -> DataFiles:
+        return variants.DATA
+
+    def ablation(self) -> Ablation:
+        return variants.ABLATION
 
     def describe_turn(self, rules: SentientRules, state: np.ndarray) -> str:
         rec = state[0]

@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 
 from simlab.core.compiled import CompiledGame, Kernels, Observation
-from simlab.games.smartphone import render
+from simlab.core.datavariants import DataFiles
+from simlab.games.smartphone import render, variants
 from simlab.games.smartphone.batch import play_games, py_results
 from simlab.games.smartphone.columns import GAME_COLUMNS, SEAT_COLUMNS
 from simlab.games.smartphone.data import SYMBOLS, SmartphoneData, load_data
@@ -371,6 +372,15 @@ class SmartphoneGame(CompiledGame):
     renderer = render
     players = BUILTIN_PLAYERS
     observation_class = SmartphoneObservation
+    bench_mixes = (
+        ("greedy",) * 4, ("random",) * 4, ("greedy",) * 2, ("greedy",) * 3, ("greedy",) * 5,
+        ("greedy", "price_cutter"), ("greedy", "price_cutter", "tech_rusher"),
+        ("greedy", "price_cutter", "tech_rusher", "expansionist"),
+        ("greedy", "price_cutter", "tech_rusher", "expansionist", "greedy"),
+        ("mc", "greedy", "greedy", "greedy"),
+    )
+    ladder_players = ("random", "greedy", "tech_rusher", "expansionist", "price_cutter", "mc")
+    report_notebook = "smartphone_start_position.ipynb"
 
     # ---- content and rules
     def load_default_data(self) -> SmartphoneData:
@@ -387,9 +397,12 @@ class SmartphoneGame(CompiledGame):
         """A copy of the state with what ``seat`` may not know removed (see :func:`hide`)."""
         return hide(state, seat)
 
-    def categorical_columns(self) -> dict[str, dict[str, list[str]]]:
-        data = self.default_data()
-        return {"seats": {"colour": data.colours, "start_region": [r.id for r in data.regions]}}
+    def categorical_columns(self, rules: SmartphoneRules | None = None) -> dict[str, dict[str, list[str]]]:
+        data = rules.data if rules is not None else self.default_data()  # a variant may rename regions
+        return {"seats": {"colour": list(data.colours), "start_region": [r.id for r in data.regions]}}
+
+    def data_files(self) -> DataFiles:
+        return variants.DATA
 
     def describe_turn(self, rules: SmartphoneRules, state: np.ndarray) -> str:
         rec = state[0]

@@ -10,7 +10,7 @@ import simlab
 from simlab.core.errors import DataError
 from simlab.core.game import get_game
 from simlab.games.sentient.data import load_data
-from simlab.runner.spec import SpecError, parse_spec
+from simlab.runner.spec import SpecError, parse_spec, variant_data
 
 GAME = get_game("sentient")
 
@@ -39,13 +39,20 @@ def test_removed_card_never_appears_and_the_rest_keep_their_order():
 def test_ablation_spec_generates_one_variant_per_card():
     spec = parse_spec({"game": "sentient", "players": {"seats": ["greedy", "investor"]}, "ablation": {}})
     assert len(spec.variants) == 61
-    assert {v.card for v in spec.variants[1:]} == set(range(1, 61))
-    assert spec.variants[32].removed == [32] and spec.variants[32].name == "card32_removed"
+    assert {v.ablation["id"] for v in spec.variants[1:]} == set(range(1, 61))
+    v32 = spec.variants[32]
+    assert v32.name == "card32_removed" and v32.ablation == {"component": "cards", "id": 32, "change": "remove",
+                                                             "delta": 1}
+    assert [e.as_dict() for e in v32.edits] == [{"file": "cards", "where": {"id": 32}, "set": {"in_deck": 0}}]
+    # the edit takes the card out exactly as without_cards does: same deck, same games
+    edited = variant_data(GAME, v32)
+    assert edited.removed == {32}
+    assert edited.card_array.tolist() == load_data().without_cards([32]).card_array.tolist()
     vp = parse_spec({"game": "sentient", "players": {"seats": ["greedy", "investor"]},
                      "ablation": {"change": "vp", "delta": 3}})
     names = [v.name for v in vp.variants[1:]]
     assert "card32_vp7" in names and len(names) == 36  # the 36 fixed-VP cards
-    with pytest.raises(SpecError, match=r"ablation\.cards\[0\]: no card with id 99"):
+    with pytest.raises(SpecError, match=r"ablation\.cards\[0\]: no component with id 99"):
         parse_spec({"game": "sentient", "players": {"seats": ["greedy", "investor"]}, "ablation": {"cards": [99]}})
 
 
