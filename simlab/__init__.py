@@ -1,9 +1,9 @@
 """simlab: fast seeded Monte Carlo simulation and balance analysis for board games."""
 
 from simlab import results
-from simlab.core.batch import BatchResult, play_batch
 from simlab.core.game import all_games, get_game
 from simlab.core.player import Player
+from simlab.play import BatchResult, play_batch
 
 __version__ = "0.1.0"
 

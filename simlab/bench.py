@@ -11,11 +11,11 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from simlab.core.batch import play_batch
 from simlab.core.driver import play_game
 from simlab.core.game import get_game
 from simlab.core.player import Player, resolve_players
 from simlab.core.rng import game_seeds
+from simlab.play import play_batch
 
 
 def bench_mixes(game_name: str) -> list[list[str]]:

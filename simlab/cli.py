@@ -183,8 +183,11 @@ def players(game: GameArg) -> None:
     for info in g.builtin_players().values():
         params = "\n".join(f"{k}={v:g}: {info.param_help.get(k, '')}" for k, v in info.params.items()) or "-"
         table.add_row(info.name, params, info.description)
-    table.add_row("human", "menu=1", "you, in the terminal: the position shown, the choices numbered step by step "
-                  "(menu=0: every legal action in one list)")
+    from simlab.core.player import python_players
+
+    for name, cls in python_players().items():  # Python players any game can use (entry points)
+        doc = (cls.__doc__ or "").strip().splitlines()
+        table.add_row(name, getattr(cls, "spec_params", "keyword arguments"), doc[0] if doc else "")
     table.add_row("FILE.py:Class", "keyword arguments", "your own Python player class (see the README)")
     console.print(table)
 
@@ -258,8 +261,8 @@ def batch(
     decision_timeout: TimeoutOpt = None,
 ) -> None:
     """Play a batch of games (compiled when every player is built in) and print the results."""
-    from simlab.core.batch import play_batch
     from simlab.core.driver import decision_timeout as time_limit
+    from simlab.play import play_batch
 
     _check_seed(seed)
     if not 1 <= games <= MAX_BATCH_GAMES:
@@ -304,7 +307,7 @@ def ladder(
 ) -> None:
     """Two-player head-to-head win rates, duplicate format (every seed played with seats swapped)."""
     from simlab.core.game import get_game
-    from simlab.core.ladder import head_to_head
+    from simlab.ladder import head_to_head
 
     g = get_game(game)
     specs = split_specs(players) if players else list(g.ladder_players or g.builtin_players())

@@ -121,14 +121,14 @@ def position_columns(game_name: str | None, columns: list[str]) -> list[str]:
 def summary(run: str | Path, root: str | Path = DEFAULT_ROOT) -> dict[str, pl.DataFrame]:
     """Win rates with 95% intervals clustered by deal: per player, per seat and per start position.
 
-    Tables (each from ``simlab.core.schema.summary_table``): ``players`` (per variant and
+    Tables (each from ``simlab.analysis.summary.summary_table``): ``players`` (per variant and
     player), ``seats`` (per variant, ``n_players`` and seat) and, for each start-position
     column of the game (``position_columns``, e.g. a colour), ``position:<column>`` (per
     variant, ``n_players`` and position). Win rates are the mean ``win_share`` (shared wins
     split); the seatings of one deal share its seed, so intervals are deal-clustered (Wilson on
     the effective number of games; see ``simlab.analysis.seat_win_rates``).
     """
-    from simlab.core.schema import summary_table
+    from simlab.analysis.summary import summary_table
 
     path = resolve_run(run, root)
     tables = load(path)

@@ -12,6 +12,7 @@ was measured:
   :func:`card_values_causal`, :func:`card_score_regression`
 - ``multiple``: :func:`adjust_pvalues` (Holm, Benjamini–Hochberg)
 - ``metrics``: :func:`game_metrics`
+- ``summary``: :func:`summary_table` (win rate per player, seat or position; what ``simlab run`` prints)
 - ``intervals``: :func:`wilson_interval`
 - ``sequential``: :func:`sprt`, :func:`sprt_scores`, :func:`sprt_mle`, :func:`power_games`,
   :func:`detectable_difference`, :func:`games_for_difference`
@@ -39,6 +40,7 @@ _EXPORTS = {
     "card_score_regression": "cards",
     "adjust_pvalues": "multiple",
     "game_metrics": "metrics",
+    "summary_table": "summary",
     "wilson_interval": "intervals",
     "sprt": "sequential",
     "sprt_mle": "sequential",
@@ -72,6 +74,7 @@ __all__ = [
     "sprt",
     "sprt_mle",
     "sprt_scores",
+    "summary_table",
     "wilson_interval",
 ]
 
@@ -97,6 +100,7 @@ if TYPE_CHECKING:
         sprt_mle,
         sprt_scores,
     )
+    from simlab.analysis.summary import summary_table
 
 
 def __getattr__(name: str) -> Any:

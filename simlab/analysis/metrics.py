@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -23,10 +24,27 @@ from simlab.analysis._common import (
 )
 from simlab.analysis.intervals import max_t_quantile
 
-_ROUND_VP = ("round1_card_vp", "round2_card_vp", "round3_card_vp")
+
+def standard_columns(games: pl.DataFrame, seats: pl.DataFrame, game: Any = None) -> Mapping[str, Any]:
+    """The game's standard columns (``Game.standard_columns``: ``first_player``, ``turns``, ``round_vp``).
+
+    ``game`` is a game or its name; without one, the registered game whose declared columns
+    are all in these tables (when exactly one is) gives them, else none are used.
+    """
+    from simlab.core.game import all_games, get_game
+
+    if game is not None:
+        return get_game(game).standard_columns
+    present = set(games.columns) | set(seats.columns)
+    found = []
+    for g in all_games():
+        names = [n for v in g.standard_columns.values() for n in ((v,) if isinstance(v, str) else v)]
+        if names and set(names) <= present:
+            found.append(g.standard_columns)
+    return found[0] if len(found) == 1 else {}
 
 
-def _per_game(s: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+def _per_game(s: pl.DataFrame, keys: list[str], columns: Mapping[str, Any]) -> pl.DataFrame:
     """One row per game from the seats: spread, margin, winners, first player's win share, lead changes."""
     aggs = [
         pl.col("score").cast(pl.Float64).std(ddof=0).alias("score_spread"),
@@ -35,16 +53,17 @@ def _per_game(s: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
         pl.col("win_share").gt(0).sum().alias("_winners"),
         pl.len().alias("_seats"),
     ]
-    if "first_in_round1" in s.columns:
-        aggs += [pl.col("win_share").filter(pl.col("first_in_round1")).sum().alias("_first_share"),
-                 pl.col("first_in_round1").sum().alias("_firsts")]
-    if all(c in s.columns for c in _ROUND_VP):
-        cum = [pl.col(_ROUND_VP[0]), pl.col(_ROUND_VP[0]) + pl.col(_ROUND_VP[1]),
-               pl.col(_ROUND_VP[0]) + pl.col(_ROUND_VP[1]) + pl.col(_ROUND_VP[2])]
+    first = columns.get("first_player")
+    if first in s.columns:
+        aggs += [pl.col("win_share").filter(pl.col(first)).sum().alias("_first_share"),
+                 pl.col(first).sum().alias("_firsts")]
+    round_vp = tuple(columns.get("round_vp") or ())
+    if len(round_vp) >= 2 and all(c in s.columns for c in round_vp):
+        cum = [pl.sum_horizontal(round_vp[: r + 1]) for r in range(len(round_vp))]
         s = s.with_columns((c == c.max().over(keys)).alias(f"_lead{i}") for i, c in enumerate(cum))
-        aggs.append(((~(pl.col("_lead0") & pl.col("_lead1")).any()).cast(pl.Int32)
-                     + (~(pl.col("_lead1") & pl.col("_lead2")).any()).cast(pl.Int32))
-                    .cast(pl.Float64).alias("lead_changes_card_vp"))
+        changes = [(~(pl.col(f"_lead{r}") & pl.col(f"_lead{r + 1}")).any()).cast(pl.Int32)
+                   for r in range(len(round_vp) - 1)]
+        aggs.append(pl.sum_horizontal(changes).cast(pl.Float64).alias("lead_changes"))
     return s.group_by(keys).agg(aggs)
 
 
@@ -75,7 +94,7 @@ def seat_deviation_interval(deal: np.ndarray, seat: np.ndarray, win_share: np.nd
 
 
 def game_metrics(games: Frame, seats: Frame, by: Sequence[str] = ("n_players",), n_boot: int = 200,
-                 seed: int = 0) -> pl.DataFrame:
+                 seed: int = 0, game: Any = None) -> pl.DataFrame:
     """One row per group (``variant``, ``by``, ``n_players``) of game-level metrics with 95% intervals.
 
     How each number is measured (games are the rows of ``games``). **The deal is the unit**:
@@ -83,17 +102,21 @@ def game_metrics(games: Frame, seats: Frame, by: Sequence[str] = ("n_players",),
     games table's ``deal`` column, else the plan layout; without rotations every game is its
     own deal):
 
-    - ``turns``: mean game length in turns (``games.turns``), t-interval.
+    The game's standard columns (``Game.standard_columns``, found from ``game`` or the tables,
+    see :func:`standard_columns`) name its first player, its length and its per-round VP.
+
+    - ``turns``: mean game length in turns (the game's ``turns`` column), t-interval.
     - ``score_spread``: mean over games of the standard deviation (population, ddof 0) of the
       seats' final scores in the game, t-interval.
     - ``margin``: mean over games of winner's score minus runner-up's score (0 on a shared
       win), t-interval.
     - ``tie_rate``: share of games with more than one winner, deal-clustered Wilson interval
       (Wilson on the effective number of games, see ``seat_win_rates``).
-    - ``first_player_advantage``: the effect first. The mean ``win_share`` of the seat that was
-      first in round 1 (``first_player_win_rate``, deal-clustered Wilson interval) minus the
-      fair share ``1 / n_players``, same interval shifted; ``first_player_p_value`` is the score
-      test of no advantage that the interval inverts (p < 0.05 exactly when it excludes 0).
+    - ``first_player_advantage``: the effect first. The mean ``win_share`` of the seat that
+      moved first (the game's ``first_player`` column; ``first_player_win_rate``, deal-clustered
+      Wilson interval) minus the fair share ``1 / n_players``, same interval shifted;
+      ``first_player_p_value`` is the score test of no advantage that the interval inverts
+      (p < 0.05 exactly when it excludes 0).
     - ``max_seat_deviation``: the seat imbalance, ``D = max_s |win rate of seat s − 1/n|`` (0 in
       a fair game), with a simultaneous 95% interval: max-t intervals over the seats' rates
       (deal-clustered covariance) and the range of ``D`` they allow, which covers the true
@@ -101,11 +124,11 @@ def game_metrics(games: Frame, seats: Frame, by: Sequence[str] = ("n_players",),
       read the interval, and ``seat_fairness_p`` (the deal-clustered Wald test of equal seat
       win rates, ``seat_fairness_test``) for whether any seat differs. This replaces the former
       ``balance = 1 − (max − min)`` whose bootstrap interval never covered a fair game's 1.
-    - ``lead_changes_card_vp``: card VP only (investor and runner-up VP come at the end),
-      cumulated over rounds (``round1_card_vp``, then + ``round2_card_vp``, then
-      + ``round3_card_vp``); the leaders are the seats with the most cumulative card VP after
-      each round, and a lead change between two rounds is counted when no leader of the first
-      round leads after the next. Mean count per game (0 to 2), t-interval.
+    - ``lead_changes``: the game's per-round VP columns (``round_vp``; e.g. card VP only, when
+      other VP come at the end), cumulated over rounds; the leaders are the seats with the most
+      cumulative VP after each round, and a lead change between two rounds is counted when no
+      leader of the first round leads after the next. Mean count per game (0 to rounds − 1),
+      t-interval.
 
     ``seed`` seeds the max-t simulation; ``n_boot`` is no longer used (kept for callers).
     Metrics whose columns are missing (other games) are left out. Columns: the group keys,
@@ -122,14 +145,20 @@ def game_metrics(games: Frame, seats: Frame, by: Sequence[str] = ("n_players",),
     keys = unique_keys(variant_key(g), by, ["n_players"])
     require(g, keys, "games")
     g = with_deal(g)
-    per = _per_game(s, game_keys(s)).join(g, on=gkeys, how="inner", suffix="_games")
+    columns = standard_columns(g, s, game)
+    turns = columns.get("turns")
+    if turns and turns != "turns" and turns in g.columns:
+        g = g.with_columns(pl.col(turns).alias("turns"))
+    per = _per_game(s, game_keys(s), columns).join(g, on=gkeys, how="inner", suffix="_games")
     if not per.height:
         raise ValueError("no game of the seats table is in the games table")
     seat_rows = s.select([*game_keys(s), "seat", "win_share"]).join(
         g.select([*gkeys, *[k for k in keys if k not in gkeys], "deal"]), on=gkeys, how="inner")
 
     out = per.group_by(keys).agg(pl.len().alias("games"), pl.col("deal").n_unique().alias("deals")).sort(keys)
-    means = [m for m in ("turns", "score_spread", "margin", "lead_changes_card_vp") if m in per.columns]
+    means = [m for m in ("score_spread", "margin", "lead_changes") if m in per.columns]
+    if turns in g.columns:
+        means.insert(0, "turns")
     for m in means:
         cm = clustered_mean(per.with_columns(pl.col(m).cast(pl.Float64)), keys, m, "deal")
         cm = add_t_interval(cm, m).select([*keys, m, f"{m}_lo", f"{m}_hi"])
@@ -164,7 +193,7 @@ def game_metrics(games: Frame, seats: Frame, by: Sequence[str] = ("n_players",),
                            pl.Series("max_seat_deviation_hi", arr[:, 2]),
                            pl.Series("seat_fairness_p", np.array(fair_p, dtype=np.float64)))
     order = ["turns", "score_spread", "margin", "tie_rate", "first_player_win_rate", "first_player_advantage",
-             "max_seat_deviation", "lead_changes_card_vp"]
+             "max_seat_deviation", "lead_changes"]
     metric_cols = [c for m in order if m in out.columns for c in (m, f"{m}_lo", f"{m}_hi")]
     tests = [c for c in ("first_player_p_value", "seat_fairness_p") if c in out.columns]
     return out.select([*keys, "games", "deals", *metric_cols, *tests])

@@ -57,6 +57,10 @@ class Game(ABC):
     report_notebook: str | None = None  # the notebook ``simlab report`` executes on the game's runs
     bool_columns: frozenset[str] = frozenset()  # integer result columns stored as booleans
     position_columns: tuple[str, ...] | None = None  # seat columns naming a start position (None: categorical)
+    # Columns the game metrics read, by standard name: "first_player" (a boolean seat column: the
+    # seat that moved first), "turns" (a games column: the game's length), "round_vp" (seat
+    # columns of VP scored per round, in order). A game declares those it has.
+    standard_columns: dict[str, Any] = {}  # noqa: RUF012 - a class-level declaration, never mutated
 
     # ---- content and rules
     def load_default_data(self) -> Any:

@@ -11,7 +11,9 @@ and a parameter vector; only those run in the compiled batch loop.
 
 Players are named by spec strings: ``greedy``, ``greedy(pass_below=2)``,
 ``sentient:investor``, ``path/to/file.py:ClassName`` (optionally ``(...)`` keyword
-arguments for the class) and ``human``.
+arguments for the class), and the name of a Python player any game can use, registered in
+the entry-point group ``simlab.players`` (simlab's own ``human``; a package of yours adds
+``[project.entry-points."simlab.players"] mybot = "mypkg.bots:MyBot"``).
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ import ast
 import importlib.util
 import re
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +57,7 @@ class PlayerSpec:
     """A parsed player spec string."""
 
     text: str
-    source: str  # "builtin", "file", "human"
+    source: str  # "builtin" (a game's compiled player or a registered Python player), "file"
     name: str
     params: dict[str, Any] = field(default_factory=dict)
     path: str | None = None
@@ -105,14 +109,12 @@ def _parse_args(text: str, spec: str) -> dict[str, Any]:
 
 
 def parse_player_spec(text: str) -> PlayerSpec:
-    """Parse ``name``, ``name(k=v)``, ``game:name``, ``file.py:Class`` or ``human``."""
+    """Parse ``name``, ``name(k=v)``, ``game:name`` or ``file.py:Class``."""
     m = _SPEC_RE.match(text)
     if not m or not m.group("head"):
         raise PlayerError(f"player '{text}': not a player spec (e.g. greedy, greedy(pass_below=2), my.py:MyPlayer)")
     head = m.group("head").strip()
     params = _parse_args(m.group("args") or "", text)
-    if head == "human":
-        return PlayerSpec(text.strip(), "human", "human", params)
     if ":" in head:
         left, right = head.rsplit(":", 1)
         if left.endswith(".py") or "/" in left or "\\" in left:
@@ -153,10 +155,6 @@ def resolve_player(game: Game, spec: str | PlayerSpec | ResolvedPlayer) -> Resol
     if isinstance(spec, ResolvedPlayer):
         return spec
     parsed = spec if isinstance(spec, PlayerSpec) else parse_player_spec(spec)
-    if parsed.source == "human":
-        from simlab.players.human import HumanPlayer
-
-        return ResolvedPlayer("human", False, factory=lambda: HumanPlayer(**parsed.params), interactive=True)
     if parsed.source == "file":
         assert parsed.path is not None
         cls = _load_class(parsed.path, parsed.name, parsed.text)
@@ -173,8 +171,10 @@ def resolve_player(game: Game, spec: str | PlayerSpec | ResolvedPlayer) -> Resol
     if parsed.game and parsed.game != game.name:
         raise PlayerError(f"player '{parsed.text}' belongs to game '{parsed.game}', not '{game.name}'")
     builtins = game.builtin_players()
+    if parsed.name not in builtins and parsed.game is None and parsed.name in python_players():
+        return _registered(parsed, python_players()[parsed.name])
     if parsed.name not in builtins:
-        known = ", ".join(sorted([*builtins, "human"]))
+        known = ", ".join(sorted([*builtins, *python_players()]))
         raise PlayerError(f"unknown player '{parsed.name}' for {game.name} (known: {known}; or file.py:Class)")
     info = builtins[parsed.name]
     for key, value in parsed.params.items():
@@ -191,6 +191,48 @@ def resolve_player(game: Game, spec: str | PlayerSpec | ResolvedPlayer) -> Resol
     if parsed.params:
         label += "(" + ", ".join(f"{k}={v}" for k, v in parsed.params.items()) + ")"
     return ResolvedPlayer(label, True, kind=info.kind, params=vec)
+
+
+ENTRY_POINT_GROUP = "simlab.players"
+_PYTHON_PLAYERS: dict[str, type] = {}
+_DISCOVERED = False
+
+
+def python_players() -> dict[str, type]:
+    """Python players any game can use, by name: the entry-point group ``simlab.players``.
+
+    Each entry point names a :class:`Player` class; one that fails to load is skipped with a
+    warning. A class with ``interactive = True`` (``human``) is a person at the terminal.
+    """
+    global _DISCOVERED
+    if not _DISCOVERED:
+        _DISCOVERED = True
+        for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
+            try:
+                cls = ep.load()
+            except Exception as exc:  # a third-party package's import error must not stop the others
+                warnings.warn(f"player entry point '{ep.name}' ({ep.value}) failed to load: {exc}", stacklevel=2)
+                continue
+            if not isinstance(cls, type) or not callable(getattr(cls, "choose", None)):
+                warnings.warn(f"player entry point '{ep.name}' ({ep.value}) is not a class with choose(obs, legal)",
+                              stacklevel=2)
+                continue
+            _PYTHON_PLAYERS[ep.name] = cls
+    return dict(_PYTHON_PLAYERS)
+
+
+def _registered(parsed: PlayerSpec, cls: type) -> ResolvedPlayer:
+    """A registered Python player, created with the spec's keyword arguments."""
+
+    def factory() -> Any:
+        try:
+            return cls(**parsed.params)
+        except TypeError as exc:
+            raise PlayerError(f"player '{parsed.text}': cannot create {parsed.name}: {exc}") from None
+
+    factory()  # fail now, not in the middle of a run
+    return ResolvedPlayer(parsed.name if not parsed.params else parsed.text, False, factory=factory,
+                          interactive=bool(getattr(cls, "interactive", False)))
 
 
 def resolve_players(game: Game, specs: Sequence[str | PlayerSpec | ResolvedPlayer]) -> list[ResolvedPlayer]:

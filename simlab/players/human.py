@@ -28,6 +28,8 @@ class HumanPlayer(Player):
     """A seat played by a person at the terminal (input and output can be replaced in tests)."""
 
     name = "human"
+    interactive = True  # a person at the terminal: no decision time limit, the log streams as it happens
+    spec_params = "menu=1"  # shown by `simlab players`: menu=0 lists every legal action at once
 
     def __init__(self, input_fn: Callable[[str], str] = input, print_fn: Callable[[str], None] = print,
                  menu: bool = True) -> None:

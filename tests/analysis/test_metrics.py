@@ -40,12 +40,12 @@ def test_hand_made_games():
     assert m["tie_rate"] == 0.5
     assert m["first_player_win_rate"] == pytest.approx(0.25)  # 0 in game 0, a half share in game 1
     assert m["first_player_advantage"] == pytest.approx(0.25 - 1 / 3)
-    assert m["lead_changes_card_vp"] == 1.0
+    assert m["lead_changes"] == 1.0
     # seat win rates 0.75, 0.25, 0: the largest deviation from 1/3 is seat 0's
     assert m["max_seat_deviation"] == pytest.approx(0.75 - 1 / 3)
     assert m["max_seat_deviation_lo"] <= m["max_seat_deviation"] <= m["max_seat_deviation_hi"]
     assert m["deals"] == 2
-    for name in ("turns", "margin", "tie_rate", "first_player_win_rate", "lead_changes_card_vp"):
+    for name in ("turns", "margin", "tie_rate", "first_player_win_rate", "lead_changes"):
         assert m[f"{name}_lo"] <= m[name] <= m[f"{name}_hi"]
 
 
@@ -53,9 +53,9 @@ def test_metrics_on_a_run(pool_run):
     m = game_metrics(pool_run["games"], pool_run["seats"], by=("lineup",), n_boot=50)
     assert m.height == 4 and (m["games"] == 300).all()
     for name in ("turns", "score_spread", "margin", "tie_rate", "first_player_win_rate", "max_seat_deviation",
-                 "lead_changes_card_vp"):
+                 "lead_changes"):
         assert ((m[f"{name}_lo"] <= m[name] + 1e-12) & (m[name] <= m[f"{name}_hi"] + 1e-12)).all(), name
-    assert ((m["lead_changes_card_vp"] >= 0) & (m["lead_changes_card_vp"] <= 2)).all()
+    assert ((m["lead_changes"] >= 0) & (m["lead_changes"] <= 2)).all()
     assert ((m["max_seat_deviation"] >= 0) & (m["max_seat_deviation"] <= 2 / 3)).all()
     assert (m["deals"] < m["games"]).all()  # rotations share a deal
     assert ((m["seat_fairness_p"] >= 0) & (m["seat_fairness_p"] <= 1)).all()

@@ -10,11 +10,11 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simlab.core.batch import play_batch
 from simlab.core.driver import play_game
 from simlab.core.game import Game, all_games
 from simlab.core.player import resolve_players
 from simlab.core.trace import game_trace
+from simlab.play import play_batch
 
 GAMES = all_games()
 IDS = [g.name for g in GAMES]

@@ -55,3 +55,40 @@ def test_each_game_imports_first():
             assert res.returncode == 0, f"simlab.games.{game}.{module}: {res.stderr}"
     res = _run(code)
     assert res.returncode == 0, res.stderr
+
+
+def _imports(path) -> set[str]:
+    """Every module a file imports, at any depth (function-level imports included)."""
+    import ast
+
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.add(node.module)
+    return out
+
+
+def test_core_depends_on_no_upper_layer():
+    """The core imports no game, no player package, no statistics, runner or report module, not even lazily:
+    games and Python players reach it through registration (entry points), never the other way round."""
+    from pathlib import Path
+
+    upper = ("simlab.games", "simlab.players", "simlab.analysis", "simlab.runner", "simlab.report", "simlab.cli",
+             "simlab.results", "simlab.play", "simlab.ladder", "simlab.bench")
+    core = Path(simlab.core.__file__).parent
+    found = {f"{path.name}: {name}" for path in core.glob("*.py") for name in _imports(path)
+             if name == "simlab" or name.startswith(upper)}
+    assert not found, sorted(found)
+
+
+def test_analysis_and_players_do_not_import_the_runner_or_games():
+    """Statistics work on tables and players on observations: neither names a game module nor the runner."""
+    from pathlib import Path
+
+    root = Path(simlab.core.__file__).parents[1]
+    for package in ("analysis", "players"):
+        found = {f"{path.name}: {name}" for path in (root / package).glob("*.py") for name in _imports(path)
+                 if name.startswith(("simlab.games", "simlab.runner", "simlab.report", "simlab.cli"))}
+        assert not found, (package, sorted(found))

@@ -82,9 +82,42 @@ def test_parse_file_literal_kwargs():
 
 def test_parse_human():
     spec = parse_player_spec("human")
-    assert spec.source == "human"
+    assert spec.source == "builtin"  # a name: the game's compiled players first, then the registered Python players
     assert spec.name == "human"
     assert spec.params == {}
+
+
+def test_human_is_a_registered_python_player():
+    """``human`` comes from the ``simlab.players`` entry-point group, like a third-party package's players."""
+    from simlab.core.game import get_game
+    from simlab.core.player import python_players, resolve_player
+    from simlab.players.human import HumanPlayer
+
+    assert python_players()["human"] is HumanPlayer
+    resolved = resolve_player(get_game("sentient"), "human(menu=0)")
+    assert resolved.interactive and not resolved.compiled
+    assert isinstance(resolved.make(), HumanPlayer)
+
+
+def test_players_from_an_entry_point(monkeypatch):
+    """A package's Python player, registered under ``simlab.players``, is found by name for every game; a
+    broken entry point is skipped with a warning."""
+    from importlib.metadata import EntryPoint
+
+    import simlab.core.player as player_mod
+    from simlab.core.game import get_game
+
+    points = [EntryPoint("firstlegal", "simlab.bench:_FirstLegal", "simlab.players"),
+              EntryPoint("broken", "no_such_module_xyz:Bot", "simlab.players")]
+    monkeypatch.setattr(player_mod, "entry_points", lambda group: points if group == "simlab.players" else [])
+    monkeypatch.setattr(player_mod, "_DISCOVERED", False)
+    monkeypatch.setattr(player_mod, "_PYTHON_PLAYERS", {})
+    with pytest.warns(UserWarning, match="player entry point 'broken'"):
+        found = player_mod.python_players()
+    assert set(found) == {"firstlegal"}
+    for name in ("sentient", "smartphone"):
+        rec = player_mod.resolve_player(get_game(name), "firstlegal")
+        assert not rec.compiled and not rec.interactive
 
 
 @pytest.mark.parametrize(

@@ -269,6 +269,8 @@ class SentientGame(CompiledGame):
     ladder_players = ("random", "greedy", "investor", "specialist", "mc")
     report_notebook = "sentient_strategies.ipynb"
     bool_columns = frozenset({"first_in_round1", "block_left", "block_right"})
+    standard_columns = {"first_player": "first_in_round1", "turns": "turns",  # noqa: RUF012
+                        "round_vp": ("round1_card_vp", "round2_card_vp", "round3_card_vp")}
 
     # ---- content and rules
     def load_default_data(self) -> SentientData:
