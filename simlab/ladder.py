@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 
 from simlab.analysis.intervals import Z95, wilson_interval
-from simlab.core.batch import play_batch
+from simlab.play import play_batch
 
 
 @dataclass
