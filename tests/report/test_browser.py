@@ -1,0 +1,105 @@
+"""Every report opened in a real browser (headless Chromium): each image loads, nothing is wider
+than the page, no console error; a full-page screenshot of each is kept under
+``test-artifacts/browser/`` (the path is printed; run pytest with ``-s`` to see it).
+
+The reports checked are the published ones in ``reports/`` as committed, and a report freshly
+built by each of simlab's notebooks on a small run (so a change to a notebook or to the exporter
+is caught before it is published). The network is blocked in the browser: a report must read
+the same offline. Without Chromium the tests skip; ``.ci/run`` installs Debian's ``chromium``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from browser import BrowserError, find_chromium, inspect_page
+
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+    pytest.mark.skipif(find_chromium() is None, reason="no Chromium on PATH: install Debian's chromium package "
+                       "(apt-get install chromium; .ci/run does) to run the browser checks"),
+]
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts" / "browser"
+PUBLISHED = sorted(p.parent.name for p in (ROOT / "reports").glob("*/index.html"))
+
+# One small run per notebook: the shape of its study, a few hundred games.
+SMALL = {
+    "sentient_strategies": {
+        "game": "sentient", "seed": 4, "games": 400, "shard_size": 400, "workers": 1,
+        "report": "sentient_strategies.ipynb",
+        "players": {"pool": ["random", "greedy", "investor"], "n_players": [2, 3], "rotation": "cyclic"}},
+    "sentient_card_ev": {
+        "game": "sentient", "seed": 2, "games": 600, "shard_size": 600, "workers": 1, "record": ["takes"],
+        "report": "sentient_card_ev.ipynb", "ablation": {"cards": [30, 40, 59]},
+        "players": {"pool": ["investor", "specialist"], "repeat": True, "n_players": [2, 3], "rotation": "cyclic"}},
+    "smartphone_start_position": {
+        "game": "smartphone", "seed": 5, "games": 750, "shard_size": 750, "workers": 1,
+        "report": "smartphone_start_position.ipynb", "options": {"colour_assignment": "random"},
+        "players": {"pool": ["greedy", "price_cutter", "tech_rusher", "expansionist", "greedy(upgrade=5)"],
+                    "n_players": [2, 3, 4, 5], "match": "round_robin", "rotation": "cyclic"}},
+}
+
+
+def _check(page: Path, name: str) -> None:
+    shot = ARTIFACTS / f"{name}.png"
+    report = inspect_page(page, screenshot=shot)
+    print(f"\nscreenshot of {page}: {shot}")
+    assert report.images, f"{page}: no images at all"
+    assert report.text_length > 1000, f"{page}: the page is nearly empty ({report.text_length} characters)"
+    problems = report.problems()
+    assert not problems, f"{page} (screenshot {shot}):\n  " + "\n  ".join(problems)
+
+
+@pytest.mark.parametrize("name", PUBLISHED)
+def test_published_report_in_a_browser(name):
+    _check(ROOT / "reports" / name / "index.html", f"published-{name}")
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_fresh_report_in_a_browser(name, tmp_path):
+    from simlab.report import report_run
+    from simlab.runner.run import run_experiment
+    from simlab.runner.spec import parse_spec
+
+    spec = parse_spec({"name": f"{name}_small", **SMALL[name]})
+    run = run_experiment(spec, tmp_path / "run", show_progress=False).path
+    index = report_run(run, tmp_path / "report")
+    _check(index, f"fresh-{name}")
+
+
+def test_the_checks_catch_what_they_should(tmp_path):
+    """A page with a missing image, a too-wide table, a console error and a script from the network."""
+    page = tmp_path / "bad.html"
+    page.write_text(
+        "<!DOCTYPE html><html><head><script src='https://cdn.example.org/x.js'></script></head><body>"
+        "<p>text</p><img src='missing.png' alt='gone'><img alt='fine' src='data:image/png;base64,"
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='>"
+        "<div style='overflow-x:auto'><table style='width:3000px'><tr><td>wide</td></tr></table></div>"
+        "<script>console.error('boom'); undefinedFunction();</script></body></html>")
+    report = inspect_page(page, screenshot=tmp_path / "bad.png")
+    problems = "\n".join(report.problems())
+    assert [img["alt"] for img in report.broken_images] == ["gone"]
+    assert "image did not load" in problems and "missing.png" in problems
+    assert "element wider than the viewport" in problems and "table" in problems
+    assert "page scrolls sideways" not in problems  # the table scrolls inside its box, the page does not
+    assert "console.error: boom" in problems
+    assert "undefinedFunction" in problems
+    assert "cdn.example.org" in problems  # the network is blocked: a page must not need it
+    assert (tmp_path / "bad.png").stat().st_size > 0
+
+    wide = tmp_path / "wide.html"
+    wide.write_text("<html><body><div style='width:2000px'>a wide page</div></body></html>")
+    report = inspect_page(wide)
+    assert report.scroll_width > report.inner_width and "page scrolls sideways" in "\n".join(report.problems())
+
+    good = tmp_path / "good.html"
+    good.write_text("<html><body><p>fine</p></body></html>")
+    assert inspect_page(good).problems() == []
+
+
+def test_a_browser_that_dies_is_one_clear_error(tmp_path):
+    with pytest.raises(BrowserError, match="closed its DevTools pipe"):
+        inspect_page(tmp_path / "x.html", binary="/bin/false", timeout=5)
