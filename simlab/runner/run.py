@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from simlab.runner.backends import default_workers, run_tasks
 from simlab.runner.inputs import compare_inputs, input_hashes
 from simlab.runner.lock import LOCK_NAME, RunLock
 from simlab.runner.plan import Plan
-from simlab.runner.shard import ShardTask
+from simlab.runner.shard import ShardResult, ShardTask
 from simlab.runner.spec import ExperimentSpec
 from simlab.runner.stopping import StopTracker, segment_sums
 from simlab.runner.store import RunStore, safe_component, versions
@@ -190,17 +191,53 @@ def _run_locked(spec: ExperimentSpec, plan: Plan, path: Path, store: RunStore, m
     manifest["status"] = "running"
     manifest.pop("error", None)
     store.write_manifest(manifest)
-    tables = _tables(spec)
-    shards = plan.shards()
     trackers = {v: StopTracker(spec.stop, plan.check_every, plan.checkpoints()) if spec.stop else None
                 for v in range(len(spec.variants))}
+    todo, done_games = _pending_shards(spec, plan, path, store, manifest, trackers, fresh)
+    workers = spec.workers or default_workers()
+    start = time.perf_counter()
+    played = 0
+    try:
+        total = plan.total_games * len(spec.variants)
+        with contextlib.closing(_play(spec, todo, workers, total, done_games, console, show_progress)) as results:
+            for result in results:  # closing early (a stopping rule decided) cancels the shards not started
+                played += result.task.hi - result.task.lo
+                if _record_shard(spec, store, manifest, trackers, result):
+                    break
+    except BaseException as exc:
+        manifest["status"] = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
+        manifest["error"] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        manifest["timings"].append({"started": start, "seconds": time.perf_counter() - start, "games": played,
+                                    "workers": workers, "backend": spec.backend})
+        with contextlib.suppress(OSError):  # a full or read-only disk: the manifest on disk still says what is done
+            store.write_manifest(manifest)
+        raise
+    seconds = time.perf_counter() - start
+    manifest["timings"].append({"seconds": round(seconds, 3), "games": played, "workers": workers,
+                                "backend": spec.backend, "games_per_s": round(played / max(seconds, 1e-9), 1)})
+    manifest["status"] = "stopped" if spec.stop and manifest["stop"] else "complete"
+    for v in manifest["shards_done"]:
+        manifest["shards_done"][v] = sorted(set(manifest["shards_done"][v]))
+    manifest["games_done"] = sum(_games_kept(manifest, plan, v.name) for v in spec.variants)
+    store.write_manifest(manifest)
+    return RunResult(path, manifest)
+
+
+def _pending_shards(spec: ExperimentSpec, plan: Plan, path: Path, store: RunStore, manifest: dict[str, Any],
+                    trackers: dict[int, StopTracker | None], fresh: bool) -> tuple[list[ShardTask], int]:
+    """The shards still to play, and the games already stored (whose stop statistics feed the trackers).
+
+    A stored shard counts only when every table file holds exactly its games and seeds; any
+    other file of it is removed, and the shard is played again.
+    """
+    tables = _tables(spec)
     spec_json = json.dumps(spec.raw, sort_keys=True, default=str)
     # Workers on this machine (local processes, a Dask LocalCluster) write their shards
     # themselves; workers of a remote Dask scheduler send them back to be written here.
     shared_disk = spec.backend == "local" or not spec.scheduler
     todo: list[ShardTask] = []
     done_games = 0
-    for si, (lo, hi) in enumerate(shards):
+    for si, (lo, hi) in enumerate(plan.shards()):
         seeds = None if fresh else plan.seeds(np.arange(lo, hi, dtype=np.int64))
         for vi, variant in enumerate(spec.variants):
             if not fresh and store.shard_done(variant.name, si, lo, hi, tables, seeds):
@@ -220,59 +257,51 @@ def _run_locked(spec: ExperimentSpec, plan: Plan, path: Path, store: RunStore, m
     for vi, tracker in trackers.items():
         if tracker is not None and tracker.evaluate():
             _record_stop(manifest, spec, vi, tracker)
-    todo = [t for t in todo if not _stopped(trackers, t)]
-    total = plan.total_games * len(spec.variants)
-    workers = spec.workers or default_workers()
-    start = time.perf_counter()
-    played = 0
+    return [t for t in todo if not _stopped(trackers, t)], done_games
+
+
+def _play(spec: ExperimentSpec, todo: list[ShardTask], workers: int, total: int, done_games: int,
+          console: Console | None, show_progress: bool) -> Iterator[ShardResult]:
+    """Run the shards on the spec's backend, yielding each as it finishes, with a progress bar."""
     progress = Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("{task.fields[rate]:>10} games/s"), TimeRemainingColumn(),
         console=console, disable=not show_progress, transient=False,
     )
-    try:
-        with progress:
-            bar = progress.add_task(escape(spec.name), total=total, completed=done_games, rate="-")
-            results = run_tasks(todo, spec.backend, workers, spec.scheduler)
-            try:
-                for result in results:
-                    task, seconds = result.task, result.seconds
-                    variant = spec.variants[task.variant].name
-                    if result.frames is not None:
-                        store.write_shard(variant, task.shard, result.frames)
-                    manifest["shards_done"][variant].append(task.shard)
-                    manifest["shard_seconds"][f"{variant}/{task.shard}"] = round(seconds, 4)
-                    store.write_manifest(manifest)
-                    played += task.hi - task.lo
-                    elapsed = time.perf_counter() - start
-                    progress.update(bar, advance=task.hi - task.lo, rate=f"{played / max(elapsed, 1e-9):,.0f}")
-                    tracker = trackers[task.variant]
-                    if tracker is not None:
-                        tracker.add(task.lo, task.hi, result.stop_sums or {})
-                        if tracker.evaluate() and variant not in manifest["stop"]:
-                            _record_stop(manifest, spec, task.variant, tracker)
-                            store.write_manifest(manifest)
-                    if spec.stop and all(t is not None and t.stop_at is not None for t in trackers.values()):
-                        break
-            finally:
-                results.close()
-    except BaseException as exc:
-        manifest["status"] = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
-        manifest["error"] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        manifest["timings"].append({"started": start, "seconds": time.perf_counter() - start, "games": played,
-                                    "workers": workers, "backend": spec.backend})
-        with contextlib.suppress(OSError):  # a full or read-only disk: the manifest on disk still says what is done
-            store.write_manifest(manifest)
-        raise
-    seconds = time.perf_counter() - start
-    manifest["timings"].append({"seconds": round(seconds, 3), "games": played, "workers": workers,
-                                "backend": spec.backend, "games_per_s": round(played / max(seconds, 1e-9), 1)})
-    manifest["status"] = "stopped" if spec.stop and manifest["stop"] else "complete"
-    for v in manifest["shards_done"]:
-        manifest["shards_done"][v] = sorted(set(manifest["shards_done"][v]))
-    manifest["games_done"] = sum(_games_kept(manifest, plan, v.name) for v in spec.variants)
+    start = time.perf_counter()
+    played = 0
+    with progress:
+        bar = progress.add_task(escape(spec.name), total=total, completed=done_games, rate="-")
+        results = run_tasks(todo, spec.backend, workers, spec.scheduler)
+        try:
+            for result in results:
+                played += result.task.hi - result.task.lo
+                elapsed = time.perf_counter() - start
+                progress.update(bar, advance=result.task.hi - result.task.lo,
+                                rate=f"{played / max(elapsed, 1e-9):,.0f}")
+                yield result
+        finally:
+            results.close()
+
+
+def _record_shard(spec: ExperimentSpec, store: RunStore, manifest: dict[str, Any],
+                  trackers: dict[int, StopTracker | None], result: ShardResult) -> bool:
+    """Store a finished shard (if its worker did not) and note it in the manifest; True when every
+    variant's stopping rule has decided, so the run stops."""
+    task = result.task
+    variant = spec.variants[task.variant].name
+    if result.frames is not None:
+        store.write_shard(variant, task.shard, result.frames)
+    manifest["shards_done"][variant].append(task.shard)
+    manifest["shard_seconds"][f"{variant}/{task.shard}"] = round(result.seconds, 4)
     store.write_manifest(manifest)
-    return RunResult(path, manifest)
+    tracker = trackers[task.variant]
+    if tracker is not None:
+        tracker.add(task.lo, task.hi, result.stop_sums or {})
+        if tracker.evaluate() and variant not in manifest["stop"]:
+            _record_stop(manifest, spec, task.variant, tracker)
+            store.write_manifest(manifest)
+    return bool(spec.stop) and all(t is not None and t.stop_at is not None for t in trackers.values())
 
 
 def _stopped(trackers: dict[int, StopTracker | None], task: ShardTask) -> bool:

@@ -146,9 +146,8 @@ def load_spec(path: str | Path, overrides: dict[str, Any] | None = None) -> Expe
 
 
 def parse_spec(raw: dict[str, Any], source: str = "<spec>", overrides: dict[str, Any] | None = None) -> ExperimentSpec:
-    """Validate a spec dict (see the module docstring)."""
+    """Validate a spec dict (see the module docstring): one function per part, each error naming its field."""
     from simlab.core.game import get_game
-    from simlab.core.player import resolve_player
 
     raw = copy.deepcopy(raw)
     for key, value in (overrides or {}).items():
@@ -164,6 +163,32 @@ def parse_spec(raw: dict[str, Any], source: str = "<spec>", overrides: dict[str,
         game = get_game(game_name)
     except SimlabError as exc:
         raise _fail(source, "game", str(exc)) from None
+    run = _parse_run(raw, source)
+    record, options = _parse_record_and_options(raw, source, game)
+    players = _parse_players(raw, source, game)
+    games, shard_size, timeout = run["games"], run["shard_size"], run.pop("timeout")
+    stop = _parse_stop(raw.get("stop"), source, players.pop("specs"))
+    try:
+        variants = parse_variants(raw, game)
+    except VariantSpecError as exc:
+        raise _fail(source, exc.field, exc.what) from None
+    shards = -(-games // shard_size) * len(variants)
+    if shards > MAX_SHARDS:
+        raise _fail(source, "shard_size", f"{games:,} games in shards of {shard_size:,} for {len(variants)} "
+                                          f"variant(s) make {shards:,} shards, more than {MAX_SHARDS:,}: "
+                                          "raise shard_size")
+    _check_rulesets(game, options, variants, players["n_players"], source)
+    return ExperimentSpec(
+        name=name, game=game.name, **run, record=list(record), options=dict(options), **players,
+        stop=stop, variants=variants, source=source, description=str(raw.get("description", "")), raw=raw,
+        decision_timeout=float(timeout) or None,
+    )
+
+
+
+def _parse_run(raw: dict[str, Any], source: str) -> dict[str, Any]:
+    """``seed``, ``games``, ``shard_size``, ``decision_timeout`` (as ``timeout``), ``workers``, ``backend`` and
+    ``scheduler``."""
     seed = _type(source, "seed", raw.get("seed", 0), int, "an integer")
     if not 0 <= seed <= MAX_SEED:
         raise _fail(source, "seed", f"{seed} is outside 0..2**63-1 (the seed range of a 64-bit table column)")
@@ -191,6 +216,12 @@ def parse_spec(raw: dict[str, Any], source: str = "<spec>", overrides: dict[str,
     scheduler = raw.get("scheduler")
     if scheduler is not None:
         _type(source, "scheduler", scheduler, str, "an address like tcp://host:8786")
+    return {"seed": seed, "games": games, "shard_size": shard_size, "timeout": timeout, "workers": workers,
+            "backend": backend, "scheduler": scheduler}
+
+
+def _parse_record_and_options(raw: dict[str, Any], source: str, game: Any) -> tuple[list[str], dict[str, Any]]:
+    """The event tables to record and the rule options, checked against the game."""
     record = _type(source, "record", raw.get("record", []), list, "a list of event table names")
     tables = game.event_tables()
     for i, table in enumerate(record):
@@ -199,6 +230,13 @@ def parse_spec(raw: dict[str, Any], source: str = "<spec>", overrides: dict[str,
                                                 f"(tables: {', '.join(tables) or 'none'})")
     options = _type(source, "options", raw.get("options", {}), dict, "a table of rule options")
     _check_options(game, options, source, "options")
+
+    return record, options
+
+
+def _parse_players(raw: dict[str, Any], source: str, game: Any) -> dict[str, Any]:
+    """``[players]``: seats or a pool, player counts, match, focus, repeat, rotation (and the specs named)."""
+    from simlab.core.player import resolve_player
 
     players = _type(source, "players", raw["players"], dict, "a table")
     _unknown(source, "players.", players, _PLAYER_KEYS)
@@ -243,24 +281,8 @@ def parse_spec(raw: dict[str, Any], source: str = "<spec>", overrides: dict[str,
         if not game.min_players <= n <= game.max_players:
             raise _fail(source, "players", f"{game.name} takes {game.min_players}-{game.max_players} players, not {n}")
 
-    stop = _parse_stop(raw.get("stop"), source, specs)
-    try:
-        variants = parse_variants(raw, game)
-    except VariantSpecError as exc:
-        raise _fail(source, exc.field, exc.what) from None
-    shards = -(-games // shard_size) * len(variants)
-    if shards > MAX_SHARDS:
-        raise _fail(source, "shard_size", f"{games:,} games in shards of {shard_size:,} for {len(variants)} "
-                                          f"variant(s) make {shards:,} shards, more than {MAX_SHARDS:,}: "
-                                          "raise shard_size")
-    _check_rulesets(game, options, variants, n_players, source)
-    return ExperimentSpec(
-        name=name, game=game.name, seed=seed, games=games, shard_size=shard_size, workers=workers,
-        backend=backend, scheduler=scheduler, record=list(record), options=dict(options), seats=seats, pool=pool,
-        n_players=[int(n) for n in n_players], match=match, focus=focus, repeat=repeat, rotation=rotation,
-        stop=stop, variants=variants, source=source, description=str(raw.get("description", "")), raw=raw,
-        decision_timeout=float(timeout) or None,
-    )
+    return {"seats": seats, "pool": pool, "n_players": [int(n) for n in n_players], "match": match, "focus": focus,
+            "repeat": repeat, "rotation": rotation, "specs": specs}
 
 
 def _check_rulesets(game: Any, options: dict[str, Any], variants: list[Variant], n_players: list[int],
