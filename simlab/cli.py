@@ -522,6 +522,19 @@ def replay(
         console.print(f"trace written to {trace} ({len(events)} events)")
 
 
+@app.command()
+def publish(
+    names: Annotated[list[str] | None, typer.Argument(metavar="[NAME]...", help="studies (default: all)")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", "-w", help="worker processes (0 = all cores)")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+) -> None:
+    """Regenerate the published reports in reports/ (the headline studies, kept in git) and reports/README.md."""
+    from simlab.report.publish import publish as publish_reports
+
+    for folder in publish_reports(names, console=console, show_progress=not quiet, workers=workers):
+        console.print(f"published {folder}", markup=False, highlight=False)
+
+
 def main() -> None:
     """Entry point: run the CLI; simlab errors become one clean line (exit status 2)."""
     from simlab.core.errors import RunInterruptedError

@@ -1,0 +1,240 @@
+"""The published reports: the headline studies rendered into ``reports/<name>/`` and kept in git.
+
+``simlab publish`` (:func:`publish`) runs each study of :data:`PUBLISHED` from its spec
+``experiments/<name>.toml`` (or reuses the newest complete stored run of the same spec whose
+data and player files are unchanged), reports on it, and keeps in ``reports/<name>/`` only what
+a reader needs: ``index.html`` (figures inline) and ``report.json``, the record of what the page
+was built from (spec hash, the run's input file hashes and each variant's data hash, taken from
+the run's manifest, with paths relative to the project). It then rewrites ``reports/README.md``,
+the index with each study's headline findings. :func:`stale` says what no longer matches the
+current spec and data files, which the tests check for every published report.
+
+Everything is relative to the project folder (the current one by default), as ``simlab report`` is.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from simlab.core.errors import SimlabError
+
+# The headline studies, by spec name (experiments/<name>.toml); each new game's study joins as it lands.
+PUBLISHED = ("sentient_card_ev", "sentient_strategies", "smartphone_start_position")
+RECORD = "report.json"
+# Input kinds whose change makes a published report's numbers stale (the report notebook only
+# changes how they are shown: recorded, but not a reason to rerun a study).
+DATA_KINDS = ("game data file", "data file", "player file")
+KEEP = (".html", ".png", ".svg", ".jpg", ".jpeg", ".css", ".js")  # what a page may need beside it
+
+
+def _relative(path: str, project: Path) -> str:
+    """``path`` relative to ``project`` when inside it, else to the folder simlab is installed in
+    (its bundled data: ``simlab/games/...``), else as it is; POSIX separators."""
+    import simlab
+
+    for base in (project, Path(simlab.__file__).resolve().parents[1]):
+        try:
+            return Path(path).resolve().relative_to(base.resolve()).as_posix()
+        except ValueError:
+            continue
+    return path
+
+
+def relative_inputs(inputs: dict[str, dict[str, str]], project: Path) -> dict[str, dict[str, str]]:
+    """A run's ``inputs`` (absolute path -> kind and hash) keyed by paths relative to ``project``."""
+    return {_relative(path, project): dict(entry) for path, entry in sorted(inputs.items())}
+
+
+def spec_path(name: str, project: Path) -> Path:
+    return project / "experiments" / f"{name}.toml"
+
+
+def current_record(name: str, project: Path | None = None) -> dict[str, Any]:
+    """The hashes a report of ``name`` would record if it were built now from the current files."""
+    from simlab.core.game import get_game
+    from simlab.runner.inputs import input_hashes
+    from simlab.runner.spec import load_spec
+    from simlab.runner.variants import variant_data_hash
+
+    project = (project or Path.cwd()).resolve()
+    spec = load_spec(spec_path(name, project))
+    game = get_game(spec.game)
+    return {"spec_hash": spec.spec_hash(),
+            "data": {v.name: variant_data_hash(game, v) for v in spec.variants},
+            "inputs": relative_inputs(input_hashes(spec), project)}
+
+
+def stale(name: str, project: Path | None = None, data_only: bool = True) -> list[str]:
+    """What in ``reports/<name>/report.json`` no longer matches the current spec and data files
+    (empty: the published report is up to date). ``data_only``: leave the report notebook out."""
+    project = (project or Path.cwd()).resolve()
+    record_file = project / "reports" / name / RECORD
+    if not record_file.is_file():
+        return [f"{record_file} is missing"]
+    recorded = json.loads(record_file.read_text(encoding="utf-8"))
+    now = current_record(name, project)
+    out = []
+    if recorded.get("spec_hash") != now["spec_hash"]:
+        out.append(f"spec experiments/{name}.toml changed (hash {recorded.get('spec_hash')} -> {now['spec_hash']})")
+    was = recorded.get("data", {})
+    for variant in sorted(set(was) | set(now["data"])):
+        if was.get(variant) != now["data"].get(variant):
+            out.append(f"data of variant {variant!r} changed ({was.get(variant)} -> {now['data'].get(variant)})")
+    old_inputs, new_inputs = recorded.get("inputs", {}), now["inputs"]
+    for path in sorted(set(old_inputs) | set(new_inputs)):
+        kind = (old_inputs.get(path) or new_inputs.get(path))["kind"]
+        if data_only and kind not in DATA_KINDS:
+            continue
+        before, after = old_inputs.get(path, {}).get("hash"), new_inputs.get(path, {}).get("hash")
+        if before != after:
+            what = "is new" if before is None else "is gone" if after is None else f"changed ({before} -> {after})"
+            out.append(f"{kind} {path} {what}")
+    return out
+
+
+def _reusable_run(spec: Any, root: Path) -> Path | None:
+    """The newest complete stored run of ``spec`` under ``root`` whose data and player files are the current ones."""
+    from simlab.results import manifest
+    from simlab.runner.inputs import input_hashes
+
+    base = root / spec.name
+    if not base.is_dir():
+        return None
+    tag = spec.spec_hash()[:8]
+    now = {p: e for p, e in input_hashes(spec).items() if e["kind"] in DATA_KINDS}
+    for run in sorted((p for p in base.iterdir() if p.name.endswith(tag) and (p / "manifest.json").is_file()),
+                      reverse=True):
+        man = manifest(run)
+        was = {p: e for p, e in man.get("inputs", {}).items() if e.get("kind") in DATA_KINDS}
+        if man.get("status") == "complete" and man.get("spec_hash") == spec.spec_hash() and was == now:
+            return run
+    return None
+
+
+def publish_one(name: str, project: Path | None = None, console: Any = None, show_progress: bool = True,
+                workers: int | None = None) -> Path:
+    """Run (or reuse) the study ``name``, report on it and write ``reports/<name>/``; returns its folder."""
+    from simlab.report.build import notebook_for, report_run
+    from simlab.results import manifest
+    from simlab.runner.inputs import file_hash
+    from simlab.runner.run import DEFAULT_ROOT, run_experiment
+    from simlab.runner.spec import load_spec
+
+    project = (project or Path.cwd()).resolve()
+    path = spec_path(name, project)
+    if not path.is_file():
+        raise SimlabError(f"{path}: no spec for the published study {name} (run simlab publish in the project "
+                          "folder that holds experiments/)")
+    spec = load_spec(path, {"workers": workers})
+    root = project / DEFAULT_ROOT
+    run_dir = _reusable_run(spec, root)
+    if run_dir is None:
+        run_dir = run_experiment(spec, None, console=console, show_progress=show_progress, root=root).path
+    elif console is not None:
+        console.print(f"{name}: reusing the stored run {run_dir}", markup=False, highlight=False)
+    man = manifest(run_dir)
+    target = project / "reports" / name
+    tmp = Path(tempfile.mkdtemp(prefix=f"simlab-publish-{name}-"))  # kept when the notebook fails, to read
+    index = report_run(run_dir, tmp, console=console)
+    findings_file = index.parent / "findings.json"
+    findings = json.loads(findings_file.read_text(encoding="utf-8")) if findings_file.is_file() else []
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    for file in sorted(tmp.rglob("*")):
+        if file.is_file() and file.suffix.lower() in KEEP:
+            dest = target / file.relative_to(tmp)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(file, dest)
+    shutil.rmtree(tmp, ignore_errors=True)
+    # the run's data and player files as the manifest recorded them; the notebook as it rendered the page now
+    inputs = relative_inputs({p: e for p, e in man.get("inputs", {}).items() if e.get("kind") != "report notebook"},
+                             Path(man.get("project") or project))
+    notebook = notebook_for(man, run_dir)
+    inputs[_relative(str(notebook), project)] = {"kind": "report notebook", "hash": file_hash(notebook)}
+    record = {
+        "experiment": name,
+        "description": man.get("description", ""),
+        "spec": f"experiments/{name}.toml",
+        "spec_hash": man["spec_hash"],
+        "game": man.get("game"),
+        "run": man.get("run"),
+        "status": man.get("status"),
+        "games": man.get("games_done", 0),
+        "deals": man.get("plan", {}).get("deals"),
+        "variants": man.get("variants", []),
+        "data": {variant: entry.get("data_hash", "") for variant, entry in man.get("data", {}).items()},
+        "inputs": inputs,
+        "notebook": _relative(str(notebook), project),
+        "versions": man.get("versions", {}),
+        "run_created": man.get("created"),
+        "published": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        "command": "simlab publish",
+        "findings": findings,
+    }
+    (target / RECORD).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    return target
+
+
+def write_index(project: Path | None = None) -> Path:
+    """``reports/README.md``: every published report with its description and headline findings."""
+    project = (project or Path.cwd()).resolve()
+    lines = [
+        "# Published reports",
+        "",
+        "The headline studies, rendered from their specs in `experiments/` and kept in the repository so",
+        "that a reader sees the results without running anything. Each folder holds the page",
+        "(`index.html`, figures inline) and `report.json`: the spec hash, the run's input file hashes",
+        "and each variant's data hash it was built from, the games it rests on and its findings.",
+        "`tests/report/test_published.py` fails when a spec or data file changes after its report was",
+        "published. Regenerate them all (reusing stored runs of unchanged specs) with",
+        "",
+        "```",
+        "simlab publish",
+        "```",
+        "",
+        "or one of them with `simlab publish NAME`. Reports you build yourself (`simlab report SPEC`)",
+        "land in `reports/NAME/` too but stay out of git.",
+        "",
+    ]
+    for name in PUBLISHED:
+        record_file = project / "reports" / name / RECORD
+        if not record_file.is_file():
+            continue
+        rec = json.loads(record_file.read_text(encoding="utf-8"))
+        lines += [f"## [{name}]({name}/index.html)", ""]
+        if rec.get("description"):
+            lines += [f"{rec['description'][0].upper()}{rec['description'][1:]}.", ""]
+        variants = len(rec.get("variants", []))
+        per = " per variant" if variants > 1 else ""
+        deals = f" ({rec['deals']:,} deals{per})" if rec.get("deals") else ""
+        lines += [f"Spec [`{rec['spec']}`](../{rec['spec']}) (hash `{rec['spec_hash']}`): {rec['games']:,} games"
+                  f"{deals}, {variants} variant(s); published {rec['published'][:10]}.", ""]
+        lines += [f"- {finding}" for finding in rec.get("findings", [])]
+        lines.append("")
+    out = project / "reports" / "README.md"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines).rstrip("\n") + "\n", encoding="utf-8")
+    return out
+
+
+def publish(names: list[str] | None = None, project: Path | None = None, console: Any = None,
+            show_progress: bool = True, workers: int | None = None) -> list[Path]:
+    """Regenerate the published reports (all of :data:`PUBLISHED`, or ``names``) and their index."""
+    chosen = list(names) if names else list(PUBLISHED)
+    unknown = [n for n in chosen if n not in PUBLISHED]
+    if unknown:
+        raise SimlabError(f"not a published study: {', '.join(unknown)} (the published ones: "
+                          f"{', '.join(PUBLISHED)})")
+    out = []
+    for name in chosen:
+        if console is not None:
+            console.print(f"publishing {name}", markup=False, highlight=False)
+        out.append(publish_one(name, project, console=console, show_progress=show_progress, workers=workers))
+    write_index(project)
+    return out

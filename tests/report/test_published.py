@@ -1,0 +1,145 @@
+"""The published reports in ``reports/``: present, small, indexed, tracked by git, and built from
+the current specs and data files (a report left stale by a change to either fails here: run
+``simlab publish NAME``); and ``simlab publish`` itself, on a small study in a scratch project."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from simlab.report import publish as pub
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+ROOT = Path(__file__).resolve().parents[2]
+MAX_BYTES = 5_000_000  # a published report is a page to read, not a data set
+
+
+@pytest.mark.parametrize("name", pub.PUBLISHED)
+def test_published_report_matches_the_current_spec_and_data(name, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    folder = ROOT / "reports" / name
+    assert (folder / "index.html").is_file() and (folder / pub.RECORD).is_file(), \
+        f"{name} is not published: run `simlab publish {name}`"
+    problems = pub.stale(name, ROOT)
+    assert not problems, f"reports/{name} is stale, run `simlab publish {name}`:\n  " + "\n  ".join(problems)
+    record = json.loads((folder / pub.RECORD).read_text())
+    assert record["status"] == "complete" and record["games"] > 0 and record["findings"]
+    assert record["notebook"] and record["notebook"].endswith(".ipynb")
+
+
+@pytest.mark.parametrize("name", pub.PUBLISHED)
+def test_published_folder_holds_only_the_page_and_its_record(name):
+    folder = ROOT / "reports" / name
+    files = [p for p in folder.rglob("*") if p.is_file()]
+    assert {p.name for p in files} >= {"index.html", pub.RECORD}
+    assert all(p.suffix.lower() in pub.KEEP or p.name == pub.RECORD for p in files), files
+    size = sum(p.stat().st_size for p in files)
+    assert size < MAX_BYTES, f"reports/{name} is {size / 1e6:.1f} MB"
+    page = (folder / "index.html").read_text(encoding="utf-8")
+    assert page.count('id="simlab-summary"') == 1
+
+
+def test_the_index_lists_every_published_report_with_its_findings():
+    index = (ROOT / "reports" / "README.md").read_text(encoding="utf-8")
+    assert "simlab publish" in index
+    for name in pub.PUBLISHED:
+        assert f"]({name}/index.html)" in index
+        record = json.loads((ROOT / "reports" / name / pub.RECORD).read_text())
+        assert record["findings"][0] in index
+
+
+@pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="not a git checkout")
+def test_git_tracks_the_published_reports_and_ignores_the_rest():
+    def ignored(path: str) -> bool:
+        return subprocess.run(["git", "check-ignore", "-q", "--no-index", path], cwd=ROOT).returncode == 0
+
+    for name in pub.PUBLISHED:
+        assert not ignored(f"reports/{name}/index.html") and not ignored(f"reports/{name}/{pub.RECORD}")
+        assert ignored(f"reports/{name}/notebook.ipynb") and ignored(f"reports/{name}/findings.json")
+    assert not ignored("reports/README.md")
+    assert ignored("reports/my_experiment/index.html") and ignored("test-artifacts/browser/x.png")
+
+
+TINY = """
+description = "a tiny published study"
+game = "sentient"
+seed = 4
+games = 90
+shard_size = 90
+workers = 1
+report = "sentient_strategies.ipynb"
+
+[data]
+cards = "cards.csv"
+
+[players]
+pool = ["random", "greedy", "investor"]
+n_players = [2]
+rotation = "cyclic"
+"""
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """A scratch project with one study, ``tiny``, that plays a copy of Sentient's cards."""
+    from simlab.core.game import get_game
+    from simlab.runner.inputs import game_data_dir
+
+    (tmp_path / "experiments").mkdir()
+    (tmp_path / "experiments" / "tiny.toml").write_text(TINY)
+    shutil.copyfile(game_data_dir(get_game("sentient")) / "cards.csv", tmp_path / "experiments" / "cards.csv")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(pub, "PUBLISHED", ("tiny",))
+    return tmp_path
+
+
+def test_simlab_publish_writes_the_page_its_record_and_the_index(project):
+    from simlab.cli import app
+
+    result = CliRunner().invoke(app, ["publish", "-q"])
+    assert result.exit_code == 0, result.output
+    folder = project / "reports" / "tiny"
+    assert sorted(p.name for p in folder.iterdir()) == ["index.html", "report.json"]
+    record = json.loads((folder / "report.json").read_text())
+    assert record["spec"] == "experiments/tiny.toml" and record["games"] == 90 and record["findings"]
+    assert record["inputs"]["experiments/cards.csv"]["kind"] == "data file"
+    assert any(p.startswith("simlab/games/sentient/data/") for p in record["inputs"])
+    assert record["data"]["base"] and record["notebook"].endswith("sentient_strategies.ipynb")
+    assert pub.stale("tiny", project) == []
+    index = (project / "reports" / "README.md").read_text()
+    assert "](tiny/index.html)" in index and record["findings"][0] in index
+
+    # a second publish reuses the stored run
+    again = CliRunner().invoke(app, ["publish", "tiny"])
+    assert again.exit_code == 0 and "reusing the stored run" in again.output
+    assert len(list((project / "results" / "tiny").iterdir())) == 1
+
+    # a changed data file, or a changed spec, makes the published report stale
+    cards = project / "experiments" / "cards.csv"
+    lines = cards.read_text().splitlines()
+    lines[1] += "a note"  # the first card's notes column
+    cards.write_text("\n".join(lines) + "\n")
+    problems = pub.stale("tiny", project)
+    assert any(p.startswith("data file experiments/cards.csv changed") for p in problems)
+    assert any(p.startswith("data of variant 'base' changed") for p in problems)
+    spec = project / "experiments" / "tiny.toml"
+    spec.write_text(TINY.replace("seed = 4", "seed = 5"))
+    assert any(p.startswith("spec experiments/tiny.toml changed") for p in pub.stale("tiny", project))
+    # and publishing again plays a new run rather than reuse one of other data
+    again = CliRunner().invoke(app, ["publish", "tiny", "-q"])
+    assert again.exit_code == 0, again.output
+    assert pub.stale("tiny", project) == []
+
+
+def test_an_unknown_study_is_one_clear_error(project):
+    from simlab.cli import app
+
+    result = CliRunner().invoke(app, ["publish", "nonesuch"])
+    assert result.exit_code != 0
+    assert "not a published study: nonesuch" in str(result.exception) + result.output
