@@ -50,6 +50,11 @@ def make(answers: Iterable[str], then: str | None = "1") -> tuple[HumanPlayer, l
     return HumanPlayer(input_fn=input_fn, print_fn=out.append, menu=False), out, prompts
 
 
+def label(obs, a: int) -> str:
+    """How the flat list shows action ``a``: its description and the VP it changes now."""
+    return f"{obs.describe(a)}  ({obs.score_change(a):+d} VP now)"
+
+
 def listed(lines: list[str]) -> list[tuple[int, str]]:
     """(number, description) of the numbered action lines among ``lines``."""
     found = []
@@ -82,7 +87,7 @@ def test_lists_every_action_numbered():
     h.choose(obs, legal)
     items = listed(out)
     assert [k for k, _ in items] == list(range(1, len(legal) + 1))
-    assert [d for _, d in items] == [obs.describe(a) for a in legal]
+    assert [d for _, d in items] == [label(obs, a) for a in legal]
     assert prompts and f"seat {obs.seat}" in prompts[0]
 
 
@@ -115,13 +120,13 @@ def test_superscript_digit_is_asked_again():
 def test_filter_slot():
     """'/slot 2' lists only the takes into slot 2, under their numbers in the full list."""
     obs, legal = first_position()
-    expected = [(i + 1, obs.describe(a)) for i, a in enumerate(legal) if "slot 2" in obs.describe(a).lower()]
+    expected = [(i + 1, label(obs, a)) for i, a in enumerate(legal) if "slot 2" in obs.describe(a).lower()]
     assert 0 < len(expected) < len(legal), "the first position should offer takes into slot 2 and others"
     pick = expected[-1][0]
     h, out, _ = make(["/slot 2", str(pick)])
     action = h.choose(obs, legal)
     items = listed(out)
-    assert items[: len(legal)] == [(i + 1, obs.describe(a)) for i, a in enumerate(legal)]
+    assert items[: len(legal)] == [(i + 1, label(obs, a)) for i, a in enumerate(legal)]
     assert items[len(legal) :] == expected
     assert action == legal[pick - 1]
     assert "into slot 2" in obs.describe(action)
@@ -325,3 +330,126 @@ def test_menu_bad_answers_are_asked_again():
     action = HumanPlayer(input_fn=input_fn, print_fn=out.append).choose(obs, legal)
     assert action == legal[0]  # the first entry of the top menu is the pass
     assert sum("please type a number" in line for line in out) == 5  # 'b' at the top is not an answer either
+
+
+# ---------------------------------------------------------------- readability (issue 12)
+
+
+def test_sentient_menu_vp_is_the_observations_score_change():
+    """Each leaf of the menu says '(+N VP now)' with N = obs.score_change(action)."""
+    for seed in range(4):
+        obs, _ = first_position(seed, n=2)
+
+        def walk(menu, obs=obs):
+            for label, choice in menu:
+                if isinstance(choice, list):
+                    assert "VP now" in label
+                    walk(choice, obs)
+                else:
+                    m = re.search(r"\(([+-]\d+) VP now\)$", label)
+                    assert m, label
+                    assert int(m.group(1)) == obs.score_change(choice)
+
+        walk(obs.menu())
+
+
+def test_legend_shown_once_and_on_h():
+    obs, legal = first_position()
+    input_fn, prompts = scripted(["h", "1"])
+    out: list[str] = []
+    h = HumanPlayer(input_fn=input_fn, print_fn=out.append, menu=False)
+    h.choose(obs, legal)
+    h.choose(obs, legal)
+    legends = [line for line in out if line.startswith("How to read the board")]
+    assert len(legends) == 2  # the first decision, and 'h'; not the second decision
+    assert "h legend" in prompts[0]
+
+
+def test_flush_runs_before_every_prompt():
+    obs, legal = first_position()
+    calls: list[int] = []
+    input_fn, prompts = scripted(["abc", "1"], None)
+    h = HumanPlayer(input_fn=input_fn, print_fn=lambda s: None, menu=False, flush=lambda: calls.append(len(prompts)))
+    h.choose(obs, legal)
+    assert calls == [0, 1]  # before each of the two prompts, never after an answer was read
+
+
+def test_quit_exit_status_and_message():
+    obs, legal = first_position()
+    h, _, _ = make(["q"])
+    with pytest.raises(HumanQuitError) as err:
+        h.choose(obs, legal)
+    assert err.value.exit_code == 0 and str(err.value) == "game stopped by the human player"
+    assert "error" not in str(err.value).lower()
+
+    def interrupt(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    with pytest.raises(HumanQuitError) as err:
+        HumanPlayer(input_fn=interrupt, print_fn=lambda s: None).choose(obs, legal)
+    assert err.value.exit_code == 130
+
+
+SMARTPHONE = get_game("smartphone")
+
+
+def _smartphone_positions(decisions: set[str], seeds=range(3), limit: int = 40):
+    """Observations of Smartphone decisions named in ``decisions`` from games of greedy-like first choices."""
+    import numpy as np
+
+    found = []
+    for seed in seeds:
+        rules = SMARTPHONE.ruleset(2)
+        state, legal = SMARTPHONE.new_game(rules, SMARTPHONE.game_seed(seed, 0), SMARTPHONE.new_log(0))
+        rng = np.random.default_rng(seed)
+        while len(legal) and len(found) < limit:
+            obs = SMARTPHONE.observation(rules, state.copy(), legal.tolist())  # a copy: the game goes on
+            if obs.decision in decisions:
+                found.append((obs, legal.tolist()))
+            nonzero = [a for a in legal.tolist() if a != 0] or legal.tolist()
+            legal = SMARTPHONE.step(rules, state, int(rng.choice(nonzero)), SMARTPHONE.new_log(0))
+    return found
+
+
+def test_smartphone_losing_stop_is_last_and_confirmed():
+    positions = _smartphone_positions({"research", "logistics"})
+    assert positions
+    confirmed = 0
+    for obs, legal in positions:
+        menu = obs.menu()
+        assert sorted(_leaves(menu)) == sorted(legal)
+        assert "lose" not in menu[0][0] or len(menu) == 1
+        label, choice = menu[-1]
+        if isinstance(choice, list):  # markers to lose: a one-entry confirmation
+            confirmed += 1
+            assert "asks to confirm" in label and len(choice) == 1 and choice[0][1] == 0
+            assert choice[0][0].startswith("yes, stop")
+    assert confirmed
+
+
+def test_smartphone_confirmation_needs_a_second_answer_and_b_goes_back():
+    obs, legal = next((o, lg) for o, lg in _smartphone_positions({"research"}) if isinstance(o.menu()[-1][1], list))
+    n = len(obs.menu())
+    input_fn, prompts = scripted([str(n), "b", str(n), "1"], None)
+    out: list[str] = []
+    action = HumanPlayer(input_fn=input_fn, print_fn=out.append).choose(obs, legal)
+    assert action == 0 and len(prompts) == 4
+    assert any("yes, stop researching and lose" in line for line in out)
+
+
+def test_smartphone_board_shows_buyers_grid_labels_and_effects_in_words():
+    obs, _ = next(iter(_smartphone_positions({"arrange"}, seeds=[1], limit=1)))
+    board = obs.render()
+    for b in obs.buyers():
+        region = next(r for r in obs.regions() if r.id == b.region)
+        if region.retailer is None:
+            what = f"red<={b.cap}" if b.kind == "red" else f"purple {b.technology}"
+            assert f"{b.index + 1}:{what} [--]" in board
+    assert "GPS_DOUBLE_GOODS_SYMBOL" not in board and "each goods symbol makes 2 goods" in board
+    sub = obs.menu()[0][1]
+    assert re.search(r"row\\col +0 +1 +2", sub[0][0])
+    from simlab.games.smartphone.render import legend
+
+    text = legend(obs.rules)
+    for abbrev in ("gd", "-$", "+$", "up", "rs", "lg", "..", "red<=4", "purple GPS", "[s1]", "[--]"):
+        assert abbrev in text

@@ -17,6 +17,7 @@ from simlab.games.sentient.rules import (
     EV_ROUND_END,
     EV_ROUND_START,
     EV_TAKE,
+    PTS0,
     decode_buy,
     investor_count,
 )
@@ -90,14 +91,19 @@ def describe_action(rules: Any, rec: np.void, action: int) -> str:
 
 
 def action_menu(rules: Any, rec: np.void, legal: list[int]) -> list[tuple[str, Any]]:
-    """Legal actions as nested choices: pass / card (column) -> slot -> blocks -> influence."""
+    """Legal actions as nested choices: pass / card (column) -> slot -> blocks -> influence.
+
+    Every label says what the choice changes in the seat's VP if the round ended now (its
+    network's cards scored against its dice, as ``SentientObservation.score_change``): the
+    exact change once the blocks are chosen, the best (and worst) change before.
+    """
     seat = int(rec["order"][rec["turn"]])
     dice = [int(d) for d in rec["dice"][seat]]
     tree: dict[int, dict[int, dict[tuple[int, int], list[int]]]] = {}
     top: list[tuple[str, Any]] = []
     for a in legal:
         if a in (ACT_PASS, ACT_PASS_NO_SWEEP):
-            top.append((describe_action(rules, rec, a), a))
+            top.append((f"{describe_action(rules, rec, a)}  (+0 VP now)", a))
             continue
         col, slot, bl, br, _ = decode_buy(a)
         tree.setdefault(col, {}).setdefault(slot, {}).setdefault((bl, br), []).append(a)
@@ -105,19 +111,61 @@ def action_menu(rules: Any, rec: np.void, legal: list[int]) -> list[tuple[str, A
         card = int(rec["factory"][col])
         c = rules.data.cards[card]
         slot_menu: list[tuple[str, Any]] = []
+        col_vp: list[int] = []
         for slot, blocks in sorted(slots.items()):
             left, right = dice[slot], dice[slot + 1]
             block_menu: list[tuple[str, Any]] = []
+            slot_vp: list[int] = []
             for (bl, br), actions in sorted(blocks.items(), key=lambda kv: (sum(kv[0]), kv[0][1])):
                 new_l = left if bl else _calibrated(left, c.left)
                 new_r = right if br else _calibrated(right, c.right)
+                vp = _score_change(rules, rec, actions[0])
+                slot_vp.append(vp)
                 what = {(0, 0): "no block", (1, 0): "block left", (0, 1): "block right", (1, 1): "block both"}[(bl, br)]
-                label = f"{what}: dice {left},{right} -> {new_l},{new_r}"
-                infl_menu = [(f"send {decode_buy(a)[4]} assistant(s) for influence", a) for a in actions]
+                label = f"{what}: dice {left},{right} -> {new_l},{new_r}  ({vp:+d} VP now)"
+                infl_menu = [(f"send {decode_buy(a)[4]} assistant(s) for influence  ({vp:+d} VP now)", a)
+                             for a in actions]
                 block_menu.append((label, infl_menu if len(infl_menu) > 1 else actions[0]))
-            slot_menu.append((f"into slot {slot} (between dice {left} and {right})", block_menu))
-        top.append((f"take column {col}: {card_label(rules, card)}", slot_menu))
+            col_vp += slot_vp
+            slot_menu.append((f"into slot {slot} (between dice {left} and {right})  ({_vp_range(slot_vp)} VP now)",
+                              block_menu))
+        top.append((f"take column {col}: {card_label(rules, card)}  ({_vp_range(col_vp)} VP now)", slot_menu))
     return top
+
+
+def _vp_range(values: list[int]) -> str:
+    """``+3``, or ``-2 to +5`` for a choice whose VP change depends on the next steps."""
+    hi, lo = max(values), min(values)
+    return f"{hi:+d}" if hi == lo else f"{lo:+d} to {hi:+d}"
+
+
+def _network_points(rules: Any, slot_card: Any, dice: list[int]) -> int:
+    """What a network scores now: each card against the dice either side of its slot."""
+    return sum(int(rules.cards[int(c), PTS0 + dice[k] * 7 + dice[k + 1]])
+               for k, c in enumerate(slot_card) if int(c) >= 0)
+
+
+def _score_change(rules: Any, rec: np.void, action: int) -> int:
+    """The change in the acting seat's network score (round ending now) that ``action`` brings.
+
+    Equal to ``SentientObservation.score_change`` (tests check it), without stepping a copy
+    of the state: a buy puts its card in its slot and moves the two dice beside it.
+    """
+    if action in (ACT_PASS, ACT_PASS_NO_SWEEP):
+        return 0
+    seat = int(rec["order"][rec["turn"]])
+    col, slot, bl, br, _ = decode_buy(action)
+    card = int(rec["factory"][col])
+    c = rules.data.cards[card]
+    dice = [int(d) for d in rec["dice"][seat]]
+    cards = [int(x) for x in rec["slot_card"][seat]]
+    before = _network_points(rules, cards, dice)
+    if not bl:
+        dice[slot] = _calibrated(dice[slot], c.left)
+    if not br:
+        dice[slot + 1] = _calibrated(dice[slot + 1], c.right)
+    cards[slot] = card
+    return _network_points(rules, cards, dice) - before
 
 
 def _calibrated(value: int, symbol: str) -> int:
@@ -169,8 +217,36 @@ def render_state(rules: Any, rec: np.void, seat: int | None = None) -> str:
             if k < 4:
                 c = int(rec["slot_card"][p, k])
                 cells.append(f" slot{k}: {card_label(rules, c) if c >= 0 else '--'} ")
-        lines.append("   " + "".join(cells))
+        dice = [int(d) for d in rec["dice"][p]]
+        now = _network_points(rules, rec["slot_card"][p], dice)
+        lines.append("   " + "".join(cells) + f"   network scores {now} VP now")
     return "\n".join(lines)
+
+
+LEGEND = """\
+How to read the board and the choices (shown once; type h to see it again):
+  C0..C3        the factory's columns: the cards you can buy (take). I0..I4: the investors between and
+                beside the columns; your agents and assistants in the two columns beside an investor
+                are your influence there (most influence wins it at the end of the round).
+  s1:2a+1h      seat 1 has 2 agents (a) and 1 assistant (h, helper) in that column.
+  #47 defense L+R>=9 5VP [-|+]
+                card #47, a defense robot: scores 5 VP at the end of the round if its left die (L) plus its
+                right die (R) is 9 or more. Other conditions: L<R, L=R, |L-R|=1 (difference), max-2
+                (the higher die minus 2), 8-(L+R), "2 on a die: 2, both: 7", and so on.
+  [-|+]         calibration: what the card does to the die on its left | on its right when you take it:
+                + raises it by 1 (6 becomes 1), - lowers it by 1 (1 becomes 6), = leaves it alone.
+  [3] slot0 [4] your five dice in brackets, the four network slots between them (slot k lies between die k
+                and die k+1); a card in a slot scores against the two dice beside it.
+  block left    put an assistant on the card's left symbol so it leaves that die alone (right, both: alike).
+  +N VP now     what the choice changes in your VP if the round ended now (all your slotted cards scored
+                against your dice); "-2 to +5": it depends on the next steps.
+  pass          once per round: your turn marker moves to the next round's order (last to pass starts it);
+                with agents left the factory is swept (4 new cards)."""
+
+
+def legend(rules: Any) -> str:
+    """The notation of the board and the menu, for a person (``human`` shows it at the first decision)."""
+    return LEGEND
 
 
 def _seat_list(values: np.ndarray, n: int) -> list[int]:

@@ -27,6 +27,7 @@ from simlab.games.smartphone.rules import (
     ALLOW_LOGISTICS,
     ALLOW_RESEARCH,
     ALLOW_UPGRADES,
+    E_WIFI_KEEP,
     EV_ALLOWANCE,
     EV_BONUS,
     EV_CONTROL,
@@ -210,9 +211,91 @@ def _rc(pos: int) -> str:
     return f"({r - 1},{c - 1})"
 
 
+EFFECT_WORDS = {
+    "GPS_DOUBLE_GOODS_SYMBOL": "each goods symbol makes 2 goods (phase 3)",
+    "GPS_GAIN_5_GOODS": "gain 5 goods at once (once)",
+    "WIFI_SECOND_OFFICE": "a second office in a region where you have one (phase 6)",
+    "WIFI_KEEP_UNSOLD": "goods you cannot sell are kept for the next round",
+    "GAMEPAD_TECH_DISCOUNT": "technologies cost you 1 marker less",
+    "GAMEPAD_SMALL_REGION_OFFICE": "an office in a small region where you have none (phase 6)",
+    "LIION_PRICE_UP_IS_LOGISTICS": "each +$ symbol also counts as a logistics symbol (phase 6)",
+    "LIION_GOODS_PER_TWO_TECHS": "1 good per 2 technologies you have (phase 3)",
+    "NFC_DIRECT_SALE": "sell 1-3 goods directly at your price (phase 6)",
+    "NFC_PRICE_PLUS_ONE": "your price +1, now and every phase 2",
+    "4G_UPGRADE_OVERHANG": "one half of an upgrade may stick out beyond the tablets (phase 1)",
+    "4G_SELL_OUTSIDE": "sell 1 good in a region where you have no office (phase 7)",
+}
+
+BONUS_WORDS = {
+    "NONE": "no bonus",
+    "GOODS": "gain {n} goods",
+    "RESEARCH": "{n} research marker(s)",
+    "PRICE_PLUS_OR_MINUS_1": "price +1 or -1",
+    "SECOND_OFFICE": "a second office in a region where you have one",
+    "MOVE_OFFICE": "move one of your offices",
+}
+
+
+def _effect_words(effect: str) -> str:
+    return EFFECT_WORDS.get(effect, effect)
+
+
+def _bonus_words(bonus: str, amount: int) -> str:
+    return BONUS_WORDS.get(bonus, bonus).format(n=amount)
+
+
+def labelled_grid(rules: Any, i: int, low: np.ndarray | None = None, top: np.ndarray | None = None) -> list[str]:
+    """The visible grid of arrangement i with row and column numbers (upgrade halves in capitals).
+
+    The numbers are the ``(row,col)`` of the menus' upgrade placements; a row or column beyond the
+    tablets (-1, or past the last) shows only when something lies there (4G's overhang).
+    """
+    T = rules.T
+    grid = T.arr_grid[i]
+    layers = T.arr_layers[i]
+    cells: dict[tuple[int, int], str] = {}
+    for x in range(PAD_N):
+        sym = int(grid[x]) if layers[x] else -1
+        up = False
+        if top is not None and top[x] >= 0:
+            sym, up = int(top[x]), True
+        elif low is not None and low[x] >= 0 and layers[x] == 1:
+            sym, up = int(low[x]), True
+        if sym >= 0:
+            r, c = divmod(x, PAD_COLS)
+            text = ABBREV[SYMBOLS[sym]]
+            cells[(r - 1, c - 1)] = text.upper() if up else text
+    if not cells:
+        return []
+    rows = range(min(r for r, _ in cells), max(r for r, _ in cells) + 1)
+    cols = range(min(c for _, c in cells), max(c for _, c in cells) + 1)
+    out = ["row\\col  " + " ".join(f"{c:<2}" for c in cols).rstrip()]
+    for r in rows:
+        out.append(f"{r:>7}  " + " ".join(cells.get((r, c), "  ") for c in cols).rstrip())
+    return out
+
+
+def _done_loss(rules: Any, rec: np.void) -> str | None:
+    """What ``A_DONE`` throws away in this position (None: nothing)."""
+    d = DECISION_NAMES[int(rec["pending"])]
+    p = int(rec["actor"])
+    markers = int(rec["markers"])
+    if d in ("research", "logistics") and markers > 0:
+        return f"lose {markers} unplaced {d} marker{'s' if markers > 1 else ''}"
+    if d == "sell" and int(rec["goods"][p]) > 0:
+        T = rules.T
+        t = int(T.effect_tech[E_WIFI_KEEP])
+        if rec["researched"][p, t] and int(T.tech_effect[t, int(rec["tech_side"][t])]) == E_WIFI_KEEP:
+            return None  # WI-FI keeps them
+        goods = int(rec["goods"][p])
+        return f"lose {goods} unsold good{'s' if goods > 1 else ''}"
+    return None
+
+
 def action_menu(rules: Any, rec: np.void, legal: list[int]) -> list[tuple[str, Any]]:
     """The legal actions as a menu. Arrangements are grouped by the symbols they yield, best goods first;
-    upgrade placements by upgrade; other decisions list their actions."""
+    upgrade placements by upgrade; other decisions list their actions. A stop that throws something away
+    (research or logistics markers, unsold goods) comes last and asks for confirmation (a one-entry menu)."""
     legal = [int(a) for a in legal]
     if legal and A_ARR <= legal[0] < A_PLACE:
         groups: dict[tuple, list[int]] = {}
@@ -226,61 +309,111 @@ def action_menu(rules: Any, rec: np.void, legal: list[int]) -> list[tuple[str, A
             goods, price, res, logi, upg = key
             label = (f"goods {goods}, price {price:+d}, research {res}, logistics {logi}"
                      + (", upgrade" if upg else "") + f"  ({len(groups[key])} layouts)")
-            sub = [(describe_action(rules, rec, a) + "\n      " + "\n      ".join(arrangement_grid(rules, a - A_ARR)),
+            sub = [(describe_action(rules, rec, a) + "\n        " + "\n        ".join(labelled_grid(rules, a - A_ARR)),
                     a) for a in groups[key]]
             menu.append((label, sub if len(sub) > 1 else sub[0][1]))
         return menu
     if any(A_PLACE <= a < A_PICK for a in legal):
         p = int(rec["actor"])
+        arr = int(rec["plan_arr"][p])
+        plan = "\n        ".join(["your plan now:", *labelled_grid(rules, arr, rec["pl_low"][p], rec["pl_top"][p])])
         by_upgrade: dict[int, list[int]] = {}
         for a in legal:
             if A_PLACE <= a < A_PICK:
                 h = ((a - A_PLACE) // 2) // MAX_SLOTS
                 by_upgrade.setdefault(h, []).append(a)
-        menu = [(describe_action(rules, rec, A_DONE), A_DONE)] if A_DONE in legal else []
+        menu = []
         for h, acts in by_upgrade.items():
-            menu.append((f"lay {_upgrade(rules, int(rec['hand'][p, h]))}",
+            menu.append((f"lay {_upgrade(rules, int(rec['hand'][p, h]))}; {plan}",
                          [(describe_action(rules, rec, a), a) for a in acts]))
+        if A_DONE in legal:
+            menu.append((describe_action(rules, rec, A_DONE) + " (unused upgrades make 1 good each)", A_DONE))
         return menu
-    return [(describe_action(rules, rec, a), a) for a in legal]
+    menu = [(describe_action(rules, rec, a), a) for a in legal if a != A_DONE]
+    if A_DONE in legal:
+        loss = _done_loss(rules, rec)
+        stop = describe_action(rules, rec, A_DONE).split(" (")[0]
+        if loss is None or not menu:
+            menu.append((stop + (f": {loss}" if loss else ""), A_DONE))
+        else:
+            menu.append((f"{stop}: {loss} (asks to confirm)",
+                         [(f"yes, {stop} and {loss} (b: no, go back)", A_DONE)]))
+    return menu
 
 
 def render_state(rules: Any, rec: np.void, seat: int | None = None) -> str:
     """The position as text (other seats' plans hidden during phase 1 when ``seat`` is given)."""
     n = int(rec["n_players"])
     data = rules.data
+    T = rules.T
+    colours = [data.colours[int(rec["colour"][p])] for p in range(n)]
     lines = [f"Round {int(rec['round'])}, phase {int(rec['phase'])} ({PHASES[int(rec['phase'])]})"
              + ("" if rec["over"] else f"; seat {int(rec['actor'])} to act: {DECISION_NAMES[int(rec['pending'])]}")]
     disp = [_upgrade(rules, int(u)) for u in rec["display"] if u >= 0]
     lines.append("Upgrade display: " + (", ".join(disp) if disp else "(empty)"))
-    techs = []
+    lines.append("Technologies (cost in research markers; the first to research one takes its patent):")
     for t, name in enumerate(TECHNOLOGIES):
         owner = int(rec["patent_owner"][t])
-        eff = EFFECTS[int(rules.T.tech_effect[t, int(rec["tech_side"][t])])]
-        techs.append(f"{name} ({eff}; patent {'seat ' + str(owner) if owner >= 0 else 'free'})")
-    lines.append("Technologies: " + "; ".join(techs))
+        eff = EFFECTS[int(T.tech_effect[t, int(rec["tech_side"][t])])]
+        has = [f"s{p}" for p in range(n) if rec["researched"][p, t]]
+        lines.append(f"  {name:8s} {_effect_words(eff)}; patent {'seat ' + str(owner) if owner >= 0 else 'free'}"
+                     + (f"; researched by {', '.join(has)}" if has else ""))
     for p in range(n):
-        colour = data.colours[int(rec["colour"][p])]
+        mark = "you, " if seat == p else ""
         techs_p = [TECHNOLOGIES[t] for t in range(len(TECHNOLOGIES)) if rec["researched"][p, t]]
         hand = [_upgrade(rules, int(rec["hand"][p, h])) for h in range(int(rec["hand_n"][p]))]
         lines.append(
-            f"Seat {p} ({colour}): VP {int(rec['vp'][p])}, price {int(rec['price'][p])}, goods {int(rec['goods'][p])}, "
-            f"tokens {int(rec['tokens'][p])}, techs {techs_p or '-'}, hand {hand or '-'}")
+            f"Seat {p} ({mark}{colours[p]}): VP {int(rec['vp'][p])}, price {int(rec['price'][p])}, "
+            f"goods {int(rec['goods'][p])}, tokens {int(rec['tokens'][p])}, "
+            f"technologies {', '.join(techs_p) or '-'}, hand {', '.join(hand) or '-'}")
         if int(rec["plan_arr"][p]) >= 0 and (seat is None or seat == p or int(rec["phase"]) != 1):
-            grid = arrangement_grid(rules, int(rec["plan_arr"][p]), rec["pl_low"][p], rec["pl_top"][p])
+            grid = labelled_grid(rules, int(rec["plan_arr"][p]), rec["pl_low"][p], rec["pl_top"][p])
             lines += ["    " + g for g in grid]
-    lines.append("Map:")
+    lines.append("Map (s0 = seat 0; buyers: red<=4 pays a price up to 4, purple GPS needs GPS; [--] free, "
+                 "[s1] seat 1's phone on it):")
     for r, reg in enumerate(data.regions):
-        offices = [int(x) for x in rec["office"][r][: int(rec["office_n"][r])]]
-        ret = ""
+        n_off = int(rec["office_n"][r])
+        offices = [f"s{int(x)}" for x in rec["office"][r][:n_off]]
+        k = min(n_off, int(T.region[r, 4]) - 1)
+        head = (f"  {reg.id} ({reg.size}): offices {' '.join(offices) or '-'} ({n_off} of {int(rec['places'][r])}"
+                f" places")
         if rec["retailer"][r] >= 0:
-            tile = int(rec["retailer"][r])
-            side = data.retailers[tile][int(rec["retailer_side"][r])]
-            ret = f" [retailer {side.id}{side.side}: {side.bonus}]"
-        sold = [int(x) for x in rec["buyer_owner"][int(rules.T.region[r, 5]): int(rules.T.region[r, 5])
-                                                    + int(rules.T.region[r, 6])]]
-        lines.append(f"  {reg.id:10s} offices {offices}{ret} goods on buyers {sold}")
+            side = data.retailers[int(rec["retailer"][r])][int(rec["retailer_side"][r])]
+            lines.append(head + f"); retailer {side.id}{side.side}: {_bonus_words(side.bonus, side.bonus_amount)}"
+                         f" for its office, no sales here")
+            continue
+        lines.append(head + f", next costs {int(T.place_cost[r, k])} logistics)")
+        first, count = int(T.region[r, 5]), int(T.region[r, 6])
+        cells = []
+        for b in range(first, first + count):
+            _, pos, kind, cap, tech = (int(x) for x in data.buyer_array[b])
+            what = f"red<={cap}" if kind == 0 else f"purple {TECHNOLOGIES[tech]}"
+            owner = int(rec["buyer_owner"][b])
+            cells.append(f"{pos + 1}:{what} [{'s' + str(owner) if owner >= 0 else '--'}]")
+        lines.append("      buyers " + "  ".join(cells))
     return "\n".join(lines)
+
+
+LEGEND = """\
+How to read the board and the choices (shown once; type h to see it again):
+  symbols     gd goods, -$ price down, +$ price up, up upgrade, rs research, lg logistics, .. blank;
+              CAPITALS: a symbol on an upgrade you laid. "hidden": cells of the lower tablet the upper
+              tablet covers (1 good each).
+  grid        your two tablets as laid: row numbers down the side, column numbers on top; "(0,1)" in a
+              choice is row 0, column 1.
+  U14[gd|-$]  upgrade U14 with its two halves; SU-...: a starting upgrade.
+  price       what each phone sells for (VP per sale) and your place in the priority order (lower first).
+  goods       phones made this round, to sell in phase 7; tokens: goods tokens (1 good each in phase 3).
+  map         offices: s0 = seat 0's office; "1 of 3 places" and the logistics markers the next one costs.
+              buyers: red<=4 buys a phone priced 4 or less, purple GPS needs GPS researched;
+              [s1] = seat 1's phone lies on it this round, [--] = free. A retailer region has no buyers.
+  techs       each technology's effect is shown in words; the patent goes to the first to research it.
+  (asks to confirm)  a choice that throws something away: its number again confirms, b goes back."""
+
+
+def legend(rules: Any) -> str:
+    """The notation of the board and the menus, for a person (``human`` shows it at the first decision)."""
+    return LEGEND
 
 
 def log_to_events(rules: Any, log: np.ndarray) -> list[dict[str, Any]]:
