@@ -413,6 +413,7 @@ def report(
     force: Annotated[bool, typer.Option("--force", help="empty --out first (a fresh run needs an empty one)")] = False,
     trust: Annotated[bool, typer.Option("--trust", help="run a notebook the run names outside its project")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+    show_code: Annotated[bool, typer.Option("--show-code", help="keep the notebook's code cells in the page")] = False,
 ) -> None:
     """Run (or reuse) an experiment, execute its notebook on the results, write reports/NAME/index.html."""
     from simlab.report import report_experiment, report_run
@@ -424,9 +425,9 @@ def report(
         extra = [f"{k} {v}" for k, v in {"--games": games, "--seed": seed}.items() if v is not None]
         with _interruptible("report", target, spec, out, extra):
             index = report_experiment(spec, out, report_dir, console=console, show_progress=not quiet, force=force,
-                                      trust=trust)
+                                      trust=trust, show_code=show_code)
     else:
-        index = report_run(target, report_dir, trust=trust, console=console)
+        index = report_run(target, report_dir, trust=trust, console=console, show_code=show_code)
     findings = index.parent / "findings.json"
     if findings.is_file():
         import json

@@ -302,13 +302,17 @@ def ratings(seats: Frame, n_boot: int = 200, seed: int = 0, games: Frame | None 
 
 
 def matchup_heatmap(pairwise: Frame, variant: str | None = None, ax: Axes | None = None) -> Figure:
-    """A seaborn heatmap of ``win_rate`` (row player against column opponent), annotated.
+    """A heat map of ``win_rate`` (row player against column opponent), each cell annotated with
+    the estimate over its 95% interval ("0.56" over "[0.53, 0.59]").
 
-    ``pairwise`` is the output of :func:`pairwise_win_rates`. With several variants, name
-    one with ``variant``. Cells are coloured on a diverging scale centred on 1/2; empty cells
-    are pairs that never met. Returns the matplotlib Figure (drawn into ``ax`` if given).
+    ``pairwise`` is the output of :func:`pairwise_win_rates` (its ``lo``/``hi`` columns are the
+    interval; without them the cells show the estimate alone). With several variants, name one
+    with ``variant``. Cells are coloured on a diverging scale centred on 1/2; empty cells are
+    pairs that never met. The figure grows with the number of players. Returns the matplotlib
+    Figure (drawn into ``ax`` if given).
     """
     import matplotlib.pyplot as plt
+    import numpy as np
     import seaborn as sns
 
     pw = as_str(collect(pairwise), "variant", "player", "opponent")
@@ -320,16 +324,30 @@ def matchup_heatmap(pairwise: Frame, variant: str | None = None, ax: Axes | None
         if variant is not None:
             pw = pw.filter(pl.col("variant") == variant)
     players = sorted(set(pw["player"].to_list()) | set(pw["opponent"].to_list()))
-    grid = pw.to_pandas().pivot(index="player", columns="opponent", values="win_rate").reindex(
-        index=players, columns=players)
+    frame = pw.to_pandas()
+
+    def grid_of(column: str):
+        return frame.pivot(index="player", columns="opponent", values=column).reindex(index=players, columns=players)
+
+    grid = grid_of("win_rate")
+    if "lo" in pw.columns and "hi" in pw.columns:
+        lo, hi = grid_of("lo").to_numpy(), grid_of("hi").to_numpy()
+        annot = np.array([[f"{v:.2f}\n[{a:.2f}, {b:.2f}]" if np.isfinite(v) else ""
+                           for v, a, b in zip(vr, ar, br, strict=True)]
+                          for vr, ar, br in zip(grid.to_numpy(), lo, hi, strict=True)])
+    else:
+        annot = np.array([[f"{v:.2f}" if np.isfinite(v) else "" for v in vr] for vr in grid.to_numpy()])
     if ax is None:
-        size = 1.2 + 0.9 * len(players)
-        fig, ax = plt.subplots(figsize=(size + 1.5, size))
+        size = 1.0 + 1.25 * len(players)
+        fig, ax = plt.subplots(figsize=(size + 1.6, size))
     else:
         fig = ax.figure
-    sns.heatmap(grid, ax=ax, annot=True, fmt=".2f", cmap="RdBu_r", vmin=0.0, vmax=1.0, center=0.5,
-                square=True, linewidths=0.5, cbar_kws={"label": "share of games finishing ahead"})
+    sns.heatmap(grid, ax=ax, annot=annot, fmt="", annot_kws={"fontsize": 8}, cmap="RdBu_r", vmin=0.0, vmax=1.0,
+                square=True, linewidths=0.5, linecolor="white",
+                cbar_kws={"label": "share of games finishing ahead", "shrink": 0.8})
     ax.set_xlabel("opponent")
     ax.set_ylabel("player")
-    ax.set_title("Head-to-head win rate (row ahead of column)")
+    ax.tick_params(axis="y", rotation=0)
+    ax.grid(False)
+    ax.set_title("Head-to-head: row finishes ahead of column (95% CI)")
     return fig

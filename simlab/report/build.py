@@ -104,7 +104,7 @@ def notebook_for(man: dict[str, Any], run_dir: Path | None = None) -> Path:
 
 def report_experiment(spec: Any, out: Path | None = None, report_dir: Path | None = None,
                       console: Any = None, show_progress: bool = True, force: bool = False,
-                      trust: bool = False) -> Path:
+                      trust: bool = False, show_code: bool = False) -> Path:
     """Run the experiment (or reuse the newest complete run of the same spec) and report on it."""
     from simlab.runner.run import latest_run_dir, run_experiment
 
@@ -121,21 +121,20 @@ def report_experiment(spec: Any, out: Path | None = None, report_dir: Path | Non
         resume = (out / "manifest.json").is_file() and not force
         run_dir = run_experiment(spec, out, resume=resume, console=console, show_progress=show_progress,
                                  force=force).path
-    return report_run(run_dir, report_dir, trust=trust, console=console)
+    return report_run(run_dir, report_dir, trust=trust, console=console, show_code=show_code)
 
 
 def report_run(run: str | Path, report_dir: Path | None = None, notebook: Path | None = None,
-               trust: bool = False, console: Any = None) -> Path:
+               trust: bool = False, console: Any = None, show_code: bool = False) -> Path:
     """Execute the run's notebook on it and write ``index.html``; returns the HTML path.
 
     The notebook the run names is resolved relative to the run's project and refused when it
     lies outside it (and outside simlab's own notebooks) unless ``trust``; a ``notebook``
     given here is the caller's choice and runs as given. ``console`` is told which notebook runs.
+    The page hides the code cells unless ``show_code`` (:func:`render_html`).
     """
     import nbformat
     import papermill
-    from nbconvert import HTMLExporter
-
     run_dir = resolve_run(run).resolve()
     man = manifest(run_dir)
     if not safe_component(str(man.get("experiment", ""))):
@@ -161,14 +160,37 @@ def report_run(run: str | Path, report_dir: Path | None = None, notebook: Path |
         raise SimlabError(f"report notebook {nb_path.name} failed in cell {exc.exec_count}: {exc.ename}: "
                           f"{exc.evalue} (the partial notebook is {executed})") from None
     seconds = time.perf_counter() - start
-    exporter = HTMLExporter(template_name="lab", exclude_input_prompt=True, exclude_output_prompt=True)
-    body, _ = exporter.from_notebook_node(nbformat.read(executed, as_version=4))
+    body = render_html(nbformat.read(executed, as_version=4), show_code=show_code)
     findings_file = out_dir / "findings.json"
     findings = json.loads(findings_file.read_text()) if findings_file.is_file() else []
     page = _with_summary(body, _summary_html(run_dir, man, findings, nb_path.name, seconds))
     index = out_dir / "index.html"
     index.write_text(page, encoding="utf-8")
     return index
+
+
+def render_html(nb: Any, show_code: bool = False) -> str:
+    """An executed notebook as one HTML page (nbconvert's lab template, figures inline).
+
+    Code cells are hidden unless ``show_code`` (their outputs, the tables and figures, stay);
+    prompts are never shown. Nothing is loaded from the network.
+    """
+    from jinja2 import DictLoader
+    from nbconvert import HTMLExporter
+
+    exporter = HTMLExporter(template_name="lab", template_file="simlab_page.html.j2",
+                            extra_loaders=[DictLoader({"simlab_page.html.j2": _PAGE_TEMPLATE})],
+                            exclude_input_prompt=True, exclude_output_prompt=True, exclude_input=not show_code)
+    body, _ = exporter.from_notebook_node(nb)
+    return body
+
+
+# the lab template without what it loads from the network (require.js and MathJax from a CDN): a report
+# needs neither (figures are inline PNGs, tables plain HTML, no notebook uses LaTeX) and opens offline
+_PAGE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
+{%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
+{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
+"""
 
 
 def _summary_html(run_dir: Path, man: dict[str, Any], findings: list[str], notebook: str, seconds: float) -> str:
