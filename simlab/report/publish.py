@@ -181,6 +181,11 @@ def publish_one(name: str, project: Path | None = None, console: Any = None, sho
     return target
 
 
+def _cell(text: str) -> str:
+    """Text for one cell of a Markdown table."""
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
 def write_index(project: Path | None = None) -> Path:
     """``reports/README.md``: every published report with its description and headline findings."""
     project = (project or Path.cwd()).resolve()
@@ -202,19 +207,28 @@ def write_index(project: Path | None = None) -> Path:
         "land in `reports/NAME/` too but stay out of git.",
         "",
     ]
+    records = []
     for name in PUBLISHED:
         record_file = project / "reports" / name / RECORD
-        if not record_file.is_file():
-            continue
-        rec = json.loads(record_file.read_text(encoding="utf-8"))
+        if record_file.is_file():
+            records.append(json.loads(record_file.read_text(encoding="utf-8")))
+    lines += ["| report | what was run | headline finding |", "|---|---|---|"]
+    for rec in records:
+        headline = rec["findings"][0] if rec.get("findings") else ""
+        lines.append(f"| [{rec['experiment']}]({rec['experiment']}/index.html) | {_cell(rec.get('description', ''))} "
+                     f"| {_cell(headline)} |")
+    lines.append("")
+    for rec in records:
+        name = rec["experiment"]
         lines += [f"## [{name}]({name}/index.html)", ""]
         if rec.get("description"):
             lines += [f"{rec['description'][0].upper()}{rec['description'][1:]}.", ""]
         variants = len(rec.get("variants", []))
         per = " per variant" if variants > 1 else ""
         deals = f" ({rec['deals']:,} deals{per})" if rec.get("deals") else ""
+        several = f", {variants} variants" if variants > 1 else ""
         lines += [f"Spec [`{rec['spec']}`](../{rec['spec']}) (hash `{rec['spec_hash']}`): {rec['games']:,} games"
-                  f"{deals}, {variants} variant(s); published {rec['published'][:10]}.", ""]
+                  f"{deals}{several}; published {rec['published'][:10]}. Headline findings:", ""]
         lines += [f"- {finding}" for finding in rec.get("findings", [])]
         lines.append("")
     out = project / "reports" / "README.md"
