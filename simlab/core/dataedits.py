@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simlab.core.errors import SimlabError
+from simlab.core.hints import did_you_mean
 
 EDIT_KEYS = ("file", "where", "set", "add", "remove")
 
@@ -88,7 +89,8 @@ def parse_edits(items: Any, where: str) -> list[RowEdit]:
             raise DataEditError(name, f"expected a table {{file, where, set, add}}, got {item!r}")
         for key in item:
             if key not in EDIT_KEYS:
-                raise DataEditError(f"{name}.{key}", f"unknown key (allowed: {', '.join(EDIT_KEYS)})")
+                raise DataEditError(f"{name}.{key}", f"unknown key (allowed: {', '.join(EDIT_KEYS)})"
+                                                     f"{did_you_mean(key, EDIT_KEYS)}")
         file = item.get("file")
         if not isinstance(file, str) or not file:
             raise DataEditError(f"{name}.file", "required: the data file to edit (e.g. \"buyers\")")
@@ -147,7 +149,8 @@ def apply_edits(text: str, file_label: str, edits: Iterable[RowEdit]) -> str:
             for col in getattr(edit, part):
                 if col not in col_index:
                     raise DataEditError(f"{edit.origin}.{part}.{col}",
-                                        f"{file_label}: no column '{col}' (columns: {', '.join(header)})")
+                                        f"{file_label}: no column '{col}' (columns: {', '.join(header)})"
+                                        f"{did_you_mean(col, header)}")
         wanted = {col_index[c]: cell_text(v) for c, v in edit.where.items()}
         matched = 0
         kept = []
@@ -189,6 +192,7 @@ def edits_by_file(edits: Sequence[RowEdit], known: Iterable[str]) -> dict[str, l
     out: dict[str, list[RowEdit]] = {}
     for edit in edits:
         if edit.file not in known:
-            raise DataEditError(f"{edit.origin}.file", f"no data file '{edit.file}' (files: {', '.join(known)})")
+            raise DataEditError(f"{edit.origin}.file", f"no data file '{edit.file}' (files: {', '.join(known)})"
+                                                       f"{did_you_mean(edit.file, known)}")
         out.setdefault(edit.file, []).append(edit)
     return out

@@ -27,6 +27,7 @@ from typing import Any
 from simlab.core.dataedits import DataEditError, RowEdit, apply_edits, edits_by_file
 from simlab.core.datafiles import read_text_file
 from simlab.core.errors import DataError, SimlabError
+from simlab.core.hints import did_you_mean
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,8 @@ class Ablation:
         for c in self.changes:
             if c.name == name:
                 return c
-        raise SimlabError(f"'{name}' is not one of {', '.join(c.name for c in self.changes)}")
+        names = [c.name for c in self.changes]
+        raise SimlabError(f"'{name}' is not one of {', '.join(names)}{did_you_mean(name, names)}")
 
 
 def data_paths(files: DataFiles, replaced: Mapping[str, str | Path] | None = None) -> dict[str, Path]:
@@ -83,7 +85,8 @@ def data_paths(files: DataFiles, replaced: Mapping[str, str | Path] | None = Non
     unknown = sorted(set(replaced) - set(files.names))
     if unknown:
         game = f"{files.game} " if files.game else ""
-        raise SimlabError(f"no {game}data file '{unknown[0]}' (files: {', '.join(files.stems)})")
+        raise SimlabError(f"no {game}data file '{unknown[0]}' (files: {', '.join(files.stems)})"
+                          f"{did_you_mean(unknown[0], files.stems)}")
     return {stem: Path(replaced[stem]) if replaced.get(stem) else files.directory / name
             for stem, name in files.names.items()}
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from simlab.core.errors import DataError, OptionError
+from simlab.core.hints import did_you_mean
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def resolve_options(available: dict[str, Option], chosen: dict[str, Any] | None)
     for name, value in (chosen or {}).items():
         if name not in available:
             known = ", ".join(sorted(available))
-            raise OptionError(f"unknown option '{name}' (known: {known})")
+            raise OptionError(f"unknown option '{name}' (known: {known}){did_you_mean(name, available)}")
         if available[name].free_range:
             if not _is_int_range(value):
                 raise OptionError(f"option '{name}': {value!r} is not a [low, high] pair of integers with low <= high")
@@ -69,6 +70,8 @@ def resolve_options(available: dict[str, Option], chosen: dict[str, Any] | None)
             continue
         if value not in available[name].allowed:
             allowed = ", ".join(repr(v) for v in available[name].allowed)
-            raise OptionError(f"option '{name}': {value!r} is not allowed (allowed: {allowed})")
+            texts = [v for v in available[name].allowed if isinstance(v, str)]
+            hint = did_you_mean(value, texts) if isinstance(value, str) else ""
+            raise OptionError(f"option '{name}': {value!r} is not allowed (allowed: {allowed}){hint}")
         values[name] = value
     return values

@@ -23,6 +23,7 @@ from typing import Any
 from simlab.core import datavariants
 from simlab.core.dataedits import DataEditError, RowEdit, parse_edits
 from simlab.core.errors import SimlabError
+from simlab.core.hints import did_you_mean
 
 # Keys of the card overrides specs used before data edits, with the syntax that replaced them.
 _OLD_SYNTAX = {
@@ -99,7 +100,8 @@ def _check_keys(table: dict, where: str, allowed: set[str]) -> None:
         if key in _OLD_SYNTAX:
             raise VariantSpecError(f"{where}{key}", f"card overrides are row edits now: {_OLD_SYNTAX[key]}")
         if key not in allowed:
-            raise VariantSpecError(f"{where}{key}", f"unknown key (allowed: {', '.join(sorted(allowed))})")
+            raise VariantSpecError(f"{where}{key}", f"unknown key (allowed: {', '.join(sorted(allowed))})"
+                                                    f"{did_you_mean(key, sorted(allowed))}")
 
 
 def _files(table: Any, where: str, game: Any) -> dict[str, str]:
@@ -114,7 +116,8 @@ def _files(table: Any, where: str, game: Any) -> dict[str, str]:
         if declared is None:
             raise VariantSpecError(f"{where}.{key}", f"{game.name} has no replaceable data files")
         if key not in declared.names:
-            raise VariantSpecError(f"{where}.{key}", f"unknown data file (files: {', '.join(declared.stems)})")
+            raise VariantSpecError(f"{where}.{key}", f"unknown data file (files: {', '.join(declared.stems)})"
+                                                     f"{did_you_mean(key, declared.stems)}")
         if not isinstance(value, str):
             raise VariantSpecError(f"{where}.{key}", f"expected a file path, got {value!r}")
         if Path(value).is_dir():
