@@ -14,6 +14,11 @@ Players are named by spec strings: ``greedy``, ``greedy(pass_below=2)``,
 arguments for the class), and the name of a Python player any game can use, registered in
 the entry-point group ``simlab.players`` (simlab's own ``human``; a package of yours adds
 ``[project.entry-points."simlab.players"] mybot = "mypkg.bots:MyBot"``).
+
+Any spec may start with a short label, ``LABEL=SPEC`` (``nw=my_player.py:Networker(risk=2)``):
+the player is then called ``nw`` in every table, report and stored ``player`` column. A label
+is a name (letters, digits, ``_`` and ``-``, not starting with a digit); one label cannot name
+two different specs in a line-up.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import numpy as np
 
 from simlab.core.errors import PlayerError
 from simlab.core.game import Game
+from simlab.core.hints import did_you_mean
 
 
 class Player:
@@ -62,6 +68,7 @@ class PlayerSpec:
     params: dict[str, Any] = field(default_factory=dict)
     path: str | None = None
     game: str | None = None
+    label: str | None = None  # the short name of ``LABEL=SPEC`` (None: the spec names itself)
 
 
 @dataclass
@@ -74,6 +81,11 @@ class ResolvedPlayer:
     params: np.ndarray | None = None
     factory: Callable[[], Any] | None = None
     interactive: bool = False
+    spec: str = ""  # the spec it was resolved from, without its label
+
+    def __post_init__(self) -> None:
+        if not self.spec:
+            self.spec = self.label
 
     def make(self) -> Any:
         """A fresh Python player instance (Python players only)."""
@@ -81,6 +93,7 @@ class ResolvedPlayer:
         return self.factory()
 
 
+_LABEL_RE = re.compile(r"^\s*(?P<label>[A-Za-z_][\w-]*)\s*=(?!=)\s*(?P<rest>.*)$", re.S)
 _SPEC_RE = re.compile(r"^\s*(?P<head>[^()]+?)\s*(?:\((?P<args>.*)\))?\s*$", re.S)
 
 
@@ -108,8 +121,29 @@ def _parse_args(text: str, spec: str) -> dict[str, Any]:
     return out
 
 
+def split_label(text: str) -> tuple[str | None, str]:
+    """``(label, spec)`` of ``LABEL=SPEC``; ``(None, text)`` when the spec has no label.
+
+    The label is a name followed by ``=`` before anything else, so ``greedy(pass_below=2)`` and
+    ``file.py:Class(k=v)``, whose ``=`` sit inside parentheses, have none.
+    """
+    m = _LABEL_RE.match(text)
+    if not m:
+        return None, text
+    return m.group("label"), m.group("rest")
+
+
 def parse_player_spec(text: str) -> PlayerSpec:
-    """Parse ``name``, ``name(k=v)``, ``game:name`` or ``file.py:Class``."""
+    """Parse ``name``, ``name(k=v)``, ``game:name`` or ``file.py:Class``, each optionally ``LABEL=``-prefixed."""
+    label, body = split_label(text)
+    if label is not None:
+        if not body.strip():
+            raise PlayerError(f"player '{text}': label '{label}' names no player (e.g. {label}=greedy)")
+        parsed = parse_player_spec(body)
+        if parsed.label is not None:
+            raise PlayerError(f"player '{text}': give one label (LABEL=SPEC)")
+        parsed.label = label
+        return parsed
     m = _SPEC_RE.match(text)
     if not m or not m.group("head"):
         raise PlayerError(f"player '{text}': not a player spec (e.g. greedy, greedy(pass_below=2), my.py:MyPlayer)")
@@ -144,10 +178,26 @@ def _load_class(path: str, class_name: str, spec_text: str) -> type:
         sys.modules[module_name] = module
     cls = getattr(module, class_name, None)
     if cls is None:
-        raise PlayerError(f"player file {path}: no class '{class_name}'")
+        classes = [k for k, v in vars(module).items() if isinstance(v, type) and callable(getattr(v, "choose", None))]
+        raise PlayerError(f"player file {path}: no class '{class_name}'{did_you_mean(class_name, classes)}")
     if not isinstance(cls, type) or not callable(getattr(cls, "choose", None)):
         raise PlayerError(f"player file {path}: '{class_name}' is not a class with a choose(obs, legal) method")
     return cls
+
+
+def _parameter_hint(cls: type, kwargs: dict[str, Any]) -> str:
+    """"(parameters: ...); did you mean ..." for a keyword argument the class does not take."""
+    import inspect
+
+    try:
+        params = [name for name, p in inspect.signature(cls).parameters.items()
+                  if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    except (TypeError, ValueError):
+        return ""
+    unknown = [k for k in kwargs if k not in params]
+    if not unknown:
+        return ""
+    return f" (parameters: {', '.join(params) or 'none'}){did_you_mean(unknown[0], params)}"
 
 
 def resolve_player(game: Game, spec: str | PlayerSpec | ResolvedPlayer) -> ResolvedPlayer:
@@ -164,23 +214,26 @@ def resolve_player(game: Game, spec: str | PlayerSpec | ResolvedPlayer) -> Resol
             try:
                 return cls(**kwargs)
             except TypeError as exc:
-                raise PlayerError(f"player '{parsed.text}': cannot create {parsed.name}: {exc}") from None
+                raise PlayerError(f"player '{parsed.text}': cannot create {parsed.name}: {exc}"
+                                  f"{_parameter_hint(cls, kwargs)}") from None
 
         factory()  # fail now, not in the middle of a run
-        return ResolvedPlayer(parsed.text, False, factory=factory)
+        return ResolvedPlayer(parsed.label or parsed.text, False, factory=factory, spec=parsed.text)
     if parsed.game and parsed.game != game.name:
         raise PlayerError(f"player '{parsed.text}' belongs to game '{parsed.game}', not '{game.name}'")
     builtins = game.builtin_players()
     if parsed.name not in builtins and parsed.game is None and parsed.name in python_players():
         return _registered(parsed, python_players()[parsed.name])
     if parsed.name not in builtins:
-        known = ", ".join(sorted([*builtins, *python_players()]))
-        raise PlayerError(f"unknown player '{parsed.name}' for {game.name} (known: {known}; or file.py:Class)")
+        names = sorted([*builtins, *python_players()])
+        raise PlayerError(f"unknown player '{parsed.name}' for {game.name} (known: {', '.join(names)}; or "
+                          f"file.py:Class){did_you_mean(parsed.name, names)}")
     info = builtins[parsed.name]
     for key, value in parsed.params.items():
         if key not in info.params:
             known = ", ".join(info.params) or "none"
-            raise PlayerError(f"player '{parsed.text}': unknown parameter '{key}' (parameters: {known})")
+            raise PlayerError(f"player '{parsed.text}': unknown parameter '{key}' (parameters: {known})"
+                              f"{did_you_mean(key, info.params)}")
         if not isinstance(value, int | float) or isinstance(value, bool):
             raise PlayerError(f"player '{parsed.text}': parameter '{key}' must be a number")
     values = {**info.params, **parsed.params}
@@ -190,7 +243,7 @@ def resolve_player(game: Game, spec: str | PlayerSpec | ResolvedPlayer) -> Resol
     label = info.name
     if parsed.params:
         label += "(" + ", ".join(f"{k}={v}" for k, v in parsed.params.items()) + ")"
-    return ResolvedPlayer(label, True, kind=info.kind, params=vec)
+    return ResolvedPlayer(parsed.label or label, True, kind=info.kind, params=vec, spec=label)
 
 
 ENTRY_POINT_GROUP = "simlab.players"
@@ -228,11 +281,13 @@ def _registered(parsed: PlayerSpec, cls: type) -> ResolvedPlayer:
         try:
             return cls(**parsed.params)
         except TypeError as exc:
-            raise PlayerError(f"player '{parsed.text}': cannot create {parsed.name}: {exc}") from None
+            raise PlayerError(f"player '{parsed.text}': cannot create {parsed.name}: {exc}"
+                              f"{_parameter_hint(cls, parsed.params)}") from None
 
     factory()  # fail now, not in the middle of a run
-    return ResolvedPlayer(parsed.name if not parsed.params else parsed.text, False, factory=factory,
-                          interactive=bool(getattr(cls, "interactive", False)))
+    name = parsed.name if not parsed.params else parsed.text
+    return ResolvedPlayer(parsed.label or name, False, factory=factory,
+                          interactive=bool(getattr(cls, "interactive", False)), spec=name)
 
 
 def resolve_players(game: Game, specs: Sequence[str | PlayerSpec | ResolvedPlayer]) -> list[ResolvedPlayer]:
@@ -241,4 +296,16 @@ def resolve_players(game: Game, specs: Sequence[str | PlayerSpec | ResolvedPlaye
         raise PlayerError(
             f"{game.name} takes {game.min_players}-{game.max_players} players; {len(specs)} were given"
         )
-    return [resolve_player(game, s) for s in specs]
+    resolved = [resolve_player(game, s) for s in specs]
+    check_labels(resolved)
+    return resolved
+
+
+def check_labels(players: Sequence[ResolvedPlayer]) -> None:
+    """One label, one spec: raises PlayerError when a label names two different specs."""
+    seen: dict[str, str] = {}
+    for p in players:
+        other = seen.setdefault(p.label, p.spec)
+        if other != p.spec:
+            raise PlayerError(f"label '{p.label}' names two different players: '{other}' and '{p.spec}' "
+                              "(give each its own label)")

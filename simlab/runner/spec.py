@@ -17,6 +17,7 @@ from typing import Any
 
 from simlab.core.datafiles import read_text_file
 from simlab.core.errors import SimlabError
+from simlab.core.hints import did_you_mean
 from simlab.runner.variants import Variant, VariantSpecError, parse_variants, resolve_data_paths, variant_data
 
 __all__ = ["ExperimentSpec", "SpecError", "StopRule", "Variant", "load_spec", "parse_spec", "variant_data"]
@@ -126,7 +127,8 @@ def _type(source: str, name: str, value: Any, types: type | tuple[type, ...], wh
 def _unknown(source: str, where: str, table: dict, allowed: set[str]) -> None:
     for key in table:
         if key not in allowed:
-            raise _fail(source, f"{where}{key}", f"unknown key (allowed: {', '.join(sorted(allowed))})")
+            raise _fail(source, f"{where}{key}", f"unknown key (allowed: {', '.join(sorted(allowed))})"
+                                                 f"{did_you_mean(key, sorted(allowed))}")
 
 
 def load_spec(path: str | Path, overrides: dict[str, Any] | None = None) -> ExperimentSpec:
@@ -236,7 +238,7 @@ def _parse_record_and_options(raw: dict[str, Any], source: str, game: Any) -> tu
 
 def _parse_players(raw: dict[str, Any], source: str, game: Any) -> dict[str, Any]:
     """``[players]``: seats or a pool, player counts, match, focus, repeat, rotation (and the specs named)."""
-    from simlab.core.player import resolve_player
+    from simlab.core.player import check_labels, resolve_player
 
     players = _type(source, "players", raw["players"], dict, "a table")
     _unknown(source, "players.", players, _PLAYER_KEYS)
@@ -255,12 +257,17 @@ def _parse_players(raw: dict[str, Any], source: str, game: Any) -> dict[str, Any
     specs = seats if seats is not None else pool
     where = "players.seats" if seats is not None else "players.pool"
     _type(source, where, specs, list, "a list of player specs")
+    resolved = []
     for i, spec in enumerate(specs):
         _type(source, f"{where}[{i}]", spec, str, "a player spec string")
         try:
-            resolve_player(game, spec)
+            resolved.append(resolve_player(game, spec))
         except SimlabError as exc:
             raise _fail(source, f"{where}[{i}]", str(exc)) from None
+    try:
+        check_labels(resolved)
+    except SimlabError as exc:
+        raise _fail(source, where, str(exc)) from None
     if seats is not None:
         n_players = [len(seats)]
         if "n_players" in players and players["n_players"] != len(seats):
@@ -276,7 +283,8 @@ def _parse_players(raw: dict[str, Any], source: str, game: Any) -> dict[str, Any
             raise _fail(source, "players.pool", f"{len(pool)} players cannot fill {max(n_players)} seats without "
                                                 "repeat = true")
         if match == "focus" and (focus is None or focus not in pool):
-            raise _fail(source, "players.focus", "match = 'focus' needs a focus player from the pool")
+            raise _fail(source, "players.focus", "match = 'focus' needs a focus player from the pool"
+                                                 f"{did_you_mean(focus, pool) if isinstance(focus, str) else ''}")
     for n in n_players:
         if not game.min_players <= n <= game.max_players:
             raise _fail(source, "players", f"{game.name} takes {game.min_players}-{game.max_players} players, not {n}")
@@ -326,7 +334,8 @@ def _parse_stop(stop: Any, source: str, specs: list[str]) -> StopRule | None:
         if (out.player is None) == (out.seat is None):
             raise _fail(source, "stop", "rule 'ci' needs exactly one of 'player' (a spec from players) or 'seat'")
         if out.player is not None and out.player not in specs:
-            raise _fail(source, "stop.player", f"'{out.player}' is not among the players")
+            raise _fail(source, "stop.player", f"'{out.player}' is not among the players"
+                                               f"{did_you_mean(out.player, specs)}")
         if out.seat is not None:
             _type(source, "stop.seat", out.seat, int, "a seat number")
         out.half_width = float(_type(source, "stop.half_width", stop.get("half_width", 0.01), (int, float), "a number"))
@@ -336,7 +345,8 @@ def _parse_stop(stop: Any, source: str, specs: list[str]) -> StopRule | None:
         for key in ("player_a", "player_b"):
             value = stop.get(key)
             if value not in specs:
-                raise _fail(source, f"stop.{key}", f"{value!r} is not among the players")
+                raise _fail(source, f"stop.{key}", f"{value!r} is not among the players"
+                                                   f"{did_you_mean(value, specs) if isinstance(value, str) else ''}")
             setattr(out, key, value)
         if out.player_a == out.player_b:
             raise _fail(source, "stop.player_b", "must differ from player_a")
