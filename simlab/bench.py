@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import platform
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -15,7 +15,9 @@ from simlab.core.driver import play_game
 from simlab.core.game import get_game
 from simlab.core.player import Player, resolve_players
 from simlab.core.rng import game_seeds
-from simlab.play import play_batch
+from simlab.play import compile_notice, needs_compiling, play_batch
+
+Step = Callable[[str, int], Callable[[], None]]  # (description, steps) -> advance one step
 
 
 def bench_mixes(game_name: str) -> list[list[str]]:
@@ -82,14 +84,25 @@ def _driver_overhead(game_name: str, n_games: int) -> tuple[float, float]:
     return (total - spent) / decisions * 1e6, decisions / n_games
 
 
-def run_bench(game_name: str, games: int, driver_games: int, mc_games: int, console: Console) -> list[dict]:
-    """Run every mix of the game and print the table; returns the rows."""
+def run_bench(game_name: str, games: int, driver_games: int, mc_games: int, console: Console,
+              progress: Step | None = None, announce: Callable[[str], None] | None = None) -> list[dict]:
+    """Run every mix of the game and print the table; returns the rows.
+
+    ``progress(description, steps)`` starts a progress bar and returns what advances it (one
+    step per mix, and one for the driver overhead); ``announce`` gets the line saying the rules
+    are being compiled, when numba's cache does not hold them yet (compile time is never timed).
+    """
     g = get_game(game_name)
     console.print(f"machine: {machine_info()}")
     console.print("one process (one core) per measurement; compile time excluded (warm-up run first)")
+    if announce is not None and (needs_compiling(g) or needs_compiling(g, driver=True)):
+        announce(compile_notice(g))
     rows = []
     table = Table("players", "compiled games/s per core", "driver games/s", "driver µs/decision")
-    for mix in bench_mixes(game_name):
+    table.columns[0].no_wrap = True
+    mixes = bench_mixes(game_name)
+    advance = progress(f"{game_name} bench", len(mixes) + 1) if progress else (lambda: None)
+    for mix in mixes:
         heavy = any(p.startswith("mc") for p in mix)
         n_compiled = mc_games if heavy else games
         n_driver = max(2, mc_games // 10) if heavy else driver_games
@@ -114,8 +127,10 @@ def run_bench(game_name: str, games: int, driver_games: int, mc_games: int, cons
         rows.append(row)
         table.add_row(row["players"], f"{compiled_rate:,.0f}", f"{row['driver_games_per_s']:,.0f}",
                       f"{row['driver_us_per_decision']:.1f}")
-    console.print(table)
+        advance()
     overhead, per_game = _driver_overhead(game_name, driver_games)
+    advance()
+    console.print(table)
     console.print(
         f"Python driver overhead with a Python player: {overhead:.1f} µs per decision on top of the player's own "
         f"time ({per_game:.0f} decisions per {g.max_players}-player game)"
@@ -172,7 +187,8 @@ class _PeakMemory:
         self._thread.join()
 
 
-def run_runner_bench(game_name: str, games: int, memory_games: int, console: Console) -> list[dict]:
+def run_runner_bench(game_name: str, games: int, memory_games: int, console: Console,
+                     progress: Step | None = None, announce: Callable[[str], None] | None = None) -> list[dict]:
     """Runner figures for the game's headline mix (its first bench mix): wall time for ``games`` games
     with 1 and 2 local workers and a 2-worker Dask LocalCluster (parquet included), and peak memory
     for ``memory_games``."""
@@ -192,8 +208,12 @@ def run_runner_bench(game_name: str, games: int, memory_games: int, console: Con
     rows = []
     table = Table("backend", "workers", "games", "wall s", "games/s", "speed-up vs 1 worker")
     base = None
+    advance = progress(f"{game_name} runner bench", 4 + bool(memory_games)) if progress else (lambda: None)
+    if announce is not None and needs_compiling(game_name):
+        announce(compile_notice(game_name))
     try:
         run_experiment(parse_spec({**raw, "games": 1000, "workers": 1}), tmp / "warm", show_progress=False)
+        advance()
         for backend, workers in (("local", 1), ("local", 2), ("dask", 2)):
             start = time.perf_counter()
             run_experiment(parse_spec({**raw, "games": games, "workers": workers, "backend": backend}),
@@ -204,12 +224,14 @@ def run_runner_bench(game_name: str, games: int, memory_games: int, console: Con
             table.add_row(backend, str(workers), f"{games:,}", f"{wall:.1f}", f"{games / wall:,.0f}",
                           f"{base / wall:.2f}x")
             shutil.rmtree(tmp / f"{backend}{workers}", ignore_errors=True)
+            advance()
         console.print(table)
         if memory_games:
             start = time.perf_counter()
             with _PeakMemory() as memory:
                 run_experiment(parse_spec({**raw, "games": memory_games, "workers": 2}), tmp / "memory",
                                show_progress=False)
+            advance()
             console.print(f"{memory_games:,} games with 2 workers in {time.perf_counter() - start:.0f} s: peak memory "
                           f"{memory.peak:.0f} MiB (runner and workers together, sampled every 0.2 s)")
     finally:

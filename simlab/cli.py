@@ -111,12 +111,59 @@ def _timeout(value: float | None) -> float | None:
     return value or None
 
 
-def _replay_hint(exc: SimlabError, game: str, players: str, seed: int, first: int = 0) -> SimlabError:
-    """A player error of ``simlab play``/``batch`` with the command that replays the game."""
+def _announce(line: str) -> None:
+    """A line about what the command is doing (compiling, ...), on stderr so tables stay clean."""
+    err_console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+def _progress(quiet: bool, unit: str | None = "games") -> Any:
+    """A progress bar with rate and ETA: on the terminal when stdout is one (tables printed meanwhile go
+    above it), else on stderr (a terminal there shows it live; a file gets its final line); none with --quiet."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    rate = [TextColumn(f"{{task.fields[rate]:>9}} {unit}/s")] if unit else []
+    return Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), *rate, TimeElapsedColumn(),
+        TextColumn("ETA"), TimeRemainingColumn(), console=console if console.is_terminal else err_console,
+        disable=quiet, transient=False, redirect_stdout=False, redirect_stderr=False,
+    )
+
+
+def _rate_callback(progress: Any, task: Any, done: int = 0) -> Any:
+    """``progress(n)`` for ``play_batch``: n games of this call done, on top of ``done`` before it."""
+    import time
+
+    start = time.perf_counter()
+
+    def update(n: int) -> None:
+        rate = n / max(time.perf_counter() - start, 1e-9)
+        progress.update(task, completed=done + n, rate=f"{rate:,.0f}")
+
+    return update
+
+
+def _name_column(table: Table, header: str, names: list[str], **kwargs: Any) -> None:
+    """A column of player names that is never cut off or wrapped."""
+    width = max([len(header), *(len(n) for n in names)])
+    table.add_column(header, no_wrap=True, overflow="fold", min_width=width, **kwargs)
+
+
+def _replay_hint(exc: SimlabError, game: str, players: str, seed: int, first: int = 0,
+                 replace_index: bool = False) -> SimlabError:
+    """A player error of ``simlab play``/``batch`` with the command that replays the game (``first``:
+    the game index, unless the message names one; ``replace_index``: always ``first``)."""
     import shlex
 
     head = str(exc).split(":", 1)[0]
-    index = int(head.split()[-1]) if head.startswith("game ") and head.split()[-1].isdigit() else first
+    named = head.startswith("game ") and head.split()[-1].isdigit() and not replace_index
+    index = int(head.split()[-1]) if named else first
     return type(exc)(f"{exc}; replay: simlab play {game} --players {shlex.quote(players)} --seed {seed} "
                      f"--game {index}")
 
@@ -214,11 +261,15 @@ def play(
     _check_seed(seed)
     if not 0 <= game_index < 2**62:
         raise SimlabError(f"--game: {game_index} is outside 0..2**62-1")
+    from simlab.play import compile_notice, needs_compiling
+
     g = get_game(game)
     resolved = resolve_players(g, split_specs(players))
     rules = g.ruleset(len(resolved), parse_option_pairs(option), _data(game, data))
     labels = [p.label for p in resolved]
     live = any(p.interactive for p in resolved) and not quiet
+    if needs_compiling(g, driver=True):
+        _announce(compile_notice(g))
     on_events = None
     if live:  # a person is playing: show what happens as it happens
         start: list[dict] = []
@@ -259,41 +310,111 @@ def batch(
     data: DataOpt = None,
     out: Annotated[Path | None, typer.Option("--out", help="write games and seats tables as parquet here")] = None,
     decision_timeout: TimeoutOpt = None,
+    rotate: Annotated[bool, typer.Option(
+        "--rotate", help="play every deal once per cyclic rotation of the seats (as specs do): -n is rounded up "
+        "to whole deals, intervals are clustered by deal")] = False,
+    by: Annotated[list[str] | None, typer.Option(
+        "--by", help="also a win-rate table per value of this seat column, e.g. colour (repeatable; default: "
+        "the game's start-position columns)")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
 ) -> None:
-    """Play a batch of games (compiled when every player is built in) and print the results."""
+    """Play a batch of games (compiled when every player is built in) and print the results.
+
+    Player specs may carry a short label, LABEL=SPEC (nw=my_player.py:Networker(risk=2)), used in
+    every table and in the stored player column."""
     from simlab.core.driver import decision_timeout as time_limit
-    from simlab.play import play_batch
+    from simlab.core.game import get_game
+    from simlab.core.player import resolve_players
+    from simlab.play import play_batch, warm_up
 
     _check_seed(seed)
     if not 1 <= games <= MAX_BATCH_GAMES:
         raise SimlabError(f"--games: {games:,} is outside 1..{MAX_BATCH_GAMES:,} (a batch is held in memory; "
                           "simlab run streams more to disk)")
     specs = split_specs(players)
+    g = get_game(game)
+    resolved = resolve_players(g, specs)
+    options, dataset = parse_option_pairs(option), _data(game, data)
+    n_seatings = len({tuple(p.label for p in resolved[r:] + resolved[:r]) for r in range(len(resolved))})
+    total = -(-games // n_seatings) * n_seatings if rotate else games
     try:
         with time_limit(_timeout(decision_timeout)):
-            result = play_batch(game, specs, games, seed, options=parse_option_pairs(option),
-                                data=_data(game, data))
+            if not any(p.interactive for p in resolved):  # compile (or load) before the clock starts
+                warm_up(g, resolved, options=options, data=dataset, announce=_announce)
+            with _progress(quiet) as progress:
+                task = progress.add_task(escape(game), total=total, rate="-")
+                result = play_batch(g, resolved, games, seed, options=options, data=dataset, rotate=rotate,
+                                    progress=_rate_callback(progress, task))
     except PlayerError as exc:
-        raise _replay_hint(exc, game, players, seed) from None
-    summary = result.summary()
+        raise _batch_replay_hint(exc, game, resolved, seed, rotate, n_seatings) from None
     mode = "compiled loop" if result.compiled else "Python driver"
-    table = Table(
-        "seat", "player", "games", "win rate", "95% interval", "mean score", "sd",
-        title=f"{game}: {games:,} games, seed {seed} ({mode}, {result.seconds:.2f} s, "
-        f"{games / max(result.seconds, 1e-9):,.0f} games/s)",
-    )
-    for row in summary.iter_rows(named=True):
-        table.add_row(
-            str(row["seat"]), str(row["player"]), f"{row['games']:,}", f"{row['win_rate']:.3f}",
-            f"[{row['win_lo']:.3f}, {row['win_hi']:.3f}]", f"{row['mean_score']:.2f}", f"{row['sd_score']:.2f}",
-        )
-    console.print(table)
-    console.print("win rate counts a shared win as 1/k for each of the k winners; intervals are Wilson 95%.")
+    played = result.games.height
+    deals = f" ({played // n_seatings:,} deals x {n_seatings} rotations)" if rotate else ""
+    title = (f"{game}: {played:,} games{deals}, seed {seed} ({mode}, {result.seconds:.2f} s, "
+             f"{played / max(result.seconds, 1e-9):,.0f} games/s)")
+    intervals = "95% interval (by deal)" if rotate else "95% interval"
+    if rotate:
+        _batch_table(result.summary(("player",)), ["player"], intervals, title + ": per player, every seat")
+        _batch_table(result.summary(("seat",)), ["seat"], intervals, "per seat (each seat played by every player)")
+    else:
+        _batch_table(result.summary(), ["seat", "player"], intervals, title)
+    import polars as pl
+
+    from simlab.analysis.summary import summary_table
+    from simlab.core.hints import did_you_mean
+    from simlab.results import position_columns
+
+    columns = list(by) if by else position_columns(g.name, result.seats.columns)
+    for col in columns:
+        if col not in result.seats.columns:
+            raise SimlabError(f"--by {col}: not a seat column of {game} (columns: "
+                              f"{', '.join(result.seats.columns)}){did_you_mean(col, result.seats.columns)}")
+        seats = (result.seats_with_deals() if rotate else result.seats).with_columns(pl.col(col).cast(pl.Utf8))
+        _batch_table(summary_table(seats, (col,)), [col], intervals, f"per {col}")
+    console.print("win rate counts a shared win as 1/k for each of the k winners; intervals are Wilson 95%"
+                  + (", clustered by deal (the rotations of a deal share its seed)." if rotate else "."))
     if out:
         out.mkdir(parents=True, exist_ok=True)
         result.games.write_parquet(out / "games.parquet")
         result.seats.write_parquet(out / "seats.parquet")
         console.print(f"tables written to {out}/games.parquet and {out}/seats.parquet")
+
+
+def _batch_table(summary: Any, keys: list[str], interval: str, title: str) -> None:
+    """One win-rate table of ``simlab batch``: a row per group of ``keys``."""
+    table = Table(title=title)
+    for key in keys:
+        if key == "seat":
+            table.add_column("seat", justify="right")
+        else:
+            _name_column(table, key, [str(v) for v in summary[key]])
+    for header in ("games", "win rate", interval, "mean score", "sd"):
+        table.add_column(header, justify="right", no_wrap=True)
+    def num(value: Any, digits: int) -> str:
+        return "-" if value is None or value != value else f"{value:.{digits}f}"  # None/NaN: one game
+
+    for row in summary.iter_rows(named=True):
+        table.add_row(*(escape(str(row[k])) for k in keys), f"{row['games']:,}", num(row["win_rate"], 3),
+                      f"[{num(row['win_lo'], 3)}, {num(row['win_hi'], 3)}]", num(row["mean_score"], 2),
+                      num(row["sd_score"], 2))
+    console.print(table)
+
+
+def _batch_replay_hint(exc: SimlabError, game: str, resolved: list[Any], seed: int, rotate: bool,
+                       n_seatings: int) -> SimlabError:
+    """The replay command of a failed batch game: with --rotate, game g is rotation g % T of deal g // T."""
+    specs = [f"{p.label}={p.spec}" if p.label != p.spec else p.spec for p in resolved]
+    head = str(exc).split(":", 1)[0]
+    index = int(head.split()[-1]) if head.startswith("game ") and head.split()[-1].isdigit() else 0
+    if rotate:
+        seatings = []
+        for r in range(len(specs)):
+            seating = specs[r:] + specs[:r]
+            if seating not in seatings:
+                seatings.append(seating)
+        specs = seatings[index % n_seatings]
+        index //= n_seatings
+    return _replay_hint(exc, game, ",".join(specs), seed, index, replace_index=True)
 
 
 @app.command()
@@ -304,22 +425,46 @@ def ladder(
     games: Annotated[int, typer.Option("--games", "-n", help="seeds per pair (each played both ways)")] = 2000,
     slow_games: Annotated[int, typer.Option("--slow-games", help="seeds per pair involving mc")] = 150,
     seed: SeedOpt = 0,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
 ) -> None:
-    """Two-player head-to-head win rates, duplicate format (every seed played with seats swapped)."""
+    """Two-player head-to-head win rates, duplicate format (every seed played with seats swapped);
+    each pair's row is printed as soon as it is played."""
     from simlab.core.game import get_game
+    from simlab.core.player import check_labels, parse_player_spec, resolve_player
     from simlab.ladder import head_to_head
+    from simlab.play import warm_up
 
     g = get_game(game)
     specs = split_specs(players) if players else list(g.ladder_players or g.builtin_players())
-    table = Table("player", "opponent", "games", "win rate", "95% interval (paired)", "mean score difference",
-                  title=f"{game}: head-to-head, duplicate format, seed {seed}")
-    for i, a in enumerate(specs):
-        for b in specs[:i]:
-            n = slow_games if "mc" in (a.split("(")[0], b.split("(")[0]) else games
-            r = head_to_head(game, a, b, n, seed)
-            interval = f"[{r.lo:.3f}, {r.hi:.3f}]"
-            table.add_row(a, b, f"{r.games:,}", f"{r.win_rate:.3f}", interval, f"{r.score_diff:+.2f}")
-    console.print(table)
+    resolved = [resolve_player(g, s) for s in specs]
+    check_labels(resolved)
+    pairs = [(a, b) for i, a in enumerate(resolved) for b in resolved[:i]]
+
+    def seeds(a: Any, b: Any) -> int:
+        return slow_games if "mc" in (parse_player_spec(a.spec).name, parse_player_spec(b.spec).name) else games
+
+    if pairs:
+        warm_up(g, list(pairs[0]), announce=_announce)
+    width = max([8, *(len(p.label) for p in resolved)])
+    columns = [("player", width, "<"), ("opponent", width, "<"), ("games", 9, ">"), ("win rate", 8, ">"),
+               ("95% interval (paired)", 21, ">"), ("mean score difference", 21, ">")]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(f"{c:{align}{w}}" for c, (_, w, align) in zip(cells, columns, strict=True)).rstrip()
+
+    console.print(f"{game}: head-to-head, duplicate format, seed {seed}", markup=False, highlight=False)
+    console.print(line([c[0] for c in columns]), markup=False, highlight=False, soft_wrap=True)
+    console.print(line(["-" * w for _, w, _ in columns]), markup=False, highlight=False, soft_wrap=True)
+    with _progress(quiet) as progress:
+        task = progress.add_task(escape(f"{game} ladder"), total=sum(2 * seeds(a, b) for a, b in pairs), rate="-")
+        done = 0
+        for a, b in pairs:
+            n = seeds(a, b)
+            r = head_to_head(g, a, b, n, seed, progress=_rate_callback(progress, task, done))
+            done += 2 * n
+            progress.update(task, completed=done)
+            console.print(line([a.label, b.label, f"{r.games:,}", f"{r.win_rate:.3f}", f"[{r.lo:.3f}, {r.hi:.3f}]",
+                                f"{r.score_diff:+.2f}"]), markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command()
@@ -331,15 +476,21 @@ def bench(
     runner: Annotated[bool, typer.Option("--runner", help="benchmark the experiment runner instead")] = False,
     runner_games: Annotated[int, typer.Option("--runner-games", help="games per runner measurement")] = 1_000_000,
     memory_games: Annotated[int, typer.Option("--memory-games", help="games for the peak-memory run (0: skip)")] = 0,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
 ) -> None:
     """Games per second per core for each built-in player mix, compiled and through the driver;
     with --runner, the runner's wall time, scaling over workers and backends, and peak memory."""
     from simlab.bench import run_bench, run_runner_bench
 
-    if runner:
-        run_runner_bench(game, runner_games, memory_games, console)
-    else:
-        run_bench(game, games, driver_games, mc_games, console)
+    with _progress(quiet, unit=None) as progress:
+        def step(description: str, total: int) -> Any:
+            task = progress.add_task(escape(description), total=total, rate="-")
+            return lambda: progress.advance(task)
+
+        if runner:
+            run_runner_bench(game, runner_games, memory_games, console, progress=step, announce=_announce)
+        else:
+            run_bench(game, games, driver_games, mc_games, console, progress=step, announce=_announce)
 
 
 def print_summary(path: Path) -> None:
@@ -386,6 +537,8 @@ def run(
     overrides = {"games": games, "seed": seed, "workers": workers, "shard_size": shard_size, "backend": backend,
                  "scheduler": scheduler, "decision_timeout": decision_timeout}
     experiment = load_spec(spec, overrides)
+    if experiment.backend == "local":
+        _warm_run(experiment)
     given = {"--games": games, "--seed": seed, "--shard-size": shard_size, "--backend": backend,
              "--scheduler": scheduler, "--decision-timeout": decision_timeout}
     extra = [f"{k} {v}" for k, v in given.items() if v is not None]
@@ -400,6 +553,30 @@ def run(
         console.print(f"stopping rule ({variant}): {stop['decision']} after {stop['stop_at']:,} games")
     print_summary(result.path)
     console.print(f"results: {result.path}  (simlab results show {result.path})", markup=False, highlight=False)
+
+
+def _warm_run(experiment: Any) -> None:
+    """Before a local run: when numba's cache lacks the game's kernels, say so and compile them here
+    once, so that the workers load them (and the run's games/s never counts compile time)."""
+    from simlab.core.game import get_game
+    from simlab.core.player import resolve_player
+    from simlab.play import needs_compiling, warm_up
+    from simlab.runner.plan import Plan
+    from simlab.runner.spec import variant_data
+
+    g = get_game(experiment.game)
+    tables = Plan(experiment).tables
+    compiled = {s: resolve_player(g, s).compiled for s in {s for t in tables for s in t.seats}}
+    kinds: dict[bool, Any] = {}
+    for table in tables:
+        kinds.setdefault(not all(compiled[s] for s in table.seats), table)
+    cold = [driver for driver in kinds if needs_compiling(g, driver)]
+    if not cold:
+        return
+    base = experiment.variants[0]
+    for i, driver in enumerate(cold):
+        warm_up(g, list(kinds[driver].seats), options={**experiment.options, **base.options},
+                data=variant_data(g, base), record=experiment.record, announce=_announce if i == 0 else None)
 
 
 @app.command()

@@ -8,6 +8,7 @@ scores, which is what makes it tighter than two independent win rates.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,10 +32,15 @@ class MatchResult:
     score_diff: float
 
 
-def head_to_head(game: Any, a: str, b: str, games: int, seed: int = 0) -> MatchResult:
-    """Play ``games`` seeds twice (A first, then B first) and return A's paired win rate."""
-    first = play_batch(game, [a, b], games, seed).seats
-    second = play_batch(game, [b, a], games, seed).seats
+def head_to_head(game: Any, a: Any, b: Any, games: int, seed: int = 0,
+                 progress: Callable[[int], None] | None = None) -> MatchResult:
+    """Play ``games`` seeds twice (A first, then B first) and return A's paired win rate.
+
+    ``a`` and ``b`` are player specs (or resolved players); ``progress(n)`` gets the games played
+    so far (of ``2 * games``)."""
+    first = play_batch(game, [a, b], games, seed, progress=progress).seats
+    second = play_batch(game, [b, a], games, seed,
+                        progress=None if progress is None else (lambda n: progress(games + n))).seats
     a1 = first.filter(pl.col("seat") == 0).sort("game")
     a2 = second.filter(pl.col("seat") == 1).sort("game")
     b1 = first.filter(pl.col("seat") == 1).sort("game")
@@ -49,4 +55,4 @@ def head_to_head(game: Any, a: str, b: str, games: int, seed: int = 0) -> MatchR
     else:  # every pair scored the same: fall back to the Wilson interval over the games
         w_lo, w_hi = wilson_interval(np.array([mean * 2 * games]), np.array([2 * games]))
         lo, hi = float(w_lo[0]), float(w_hi[0])
-    return MatchResult(a, b, 2 * games, mean, lo, hi, float(diff.mean()))
+    return MatchResult(getattr(a, "label", a), getattr(b, "label", b), 2 * games, mean, lo, hi, float(diff.mean()))
