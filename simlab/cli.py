@@ -720,7 +720,7 @@ def main() -> None:
     try:
         status = app(standalone_mode=False)
     except RunInterruptedError as exc:
-        err_console.print(f"interrupted: {exc}", markup=False, highlight=False, soft_wrap=True)
+        err_console.print(f"{exc.prefix}{exc}", markup=False, highlight=False, soft_wrap=True)
         sys.exit(exc.exit_code)
     except SimlabError as exc:
         err_console.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)

@@ -45,6 +45,8 @@ class Terminated(KeyboardInterrupt):
 class RunInterruptedError(SimlabError):
     """A run stopped by Ctrl-C (exit status 130) or SIGTERM (143); the message says how to resume."""
 
+    prefix = "interrupted: "  # how the command line starts the line (a person quitting a game needs none)
+
     def __init__(self, message: str, exit_code: int = 130) -> None:
         super().__init__(message)
         self.exit_code = exit_code

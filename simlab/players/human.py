@@ -41,6 +41,8 @@ class HumanQuitError(RunInterruptedError):
     """The person chose to stop the game: one line without the word "error"; ``exit_code`` 0 for ``q`` and the
     end of input, 130 for Ctrl-C (the command line exits with it)."""
 
+    prefix = ""  # "game stopped by the human player", not "interrupted: ..."
+
     def __init__(self, message: str = QUIT_MESSAGE, exit_code: int = 0) -> None:
         super().__init__(message, exit_code)
 
