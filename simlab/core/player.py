@@ -301,6 +301,12 @@ def resolve_players(game: Game, specs: Sequence[str | PlayerSpec | ResolvedPlaye
     return resolved
 
 
+def stored_name(text: str) -> str:
+    """The name a spec's player gets in the stored ``player`` column: its label, else the spec as written."""
+    label, _ = split_label(text)
+    return label if label is not None else text
+
+
 def check_labels(players: Sequence[ResolvedPlayer]) -> None:
     """One label, one spec: raises PlayerError when a label names two different specs."""
     seen: dict[str, str] = {}

@@ -19,7 +19,7 @@ from simlab.core.batch import play_games
 from simlab.core.driver import decision_timeout
 from simlab.core.errors import SimlabError
 from simlab.core.game import get_game
-from simlab.core.player import resolve_player
+from simlab.core.player import resolve_player, stored_name
 from simlab.core.schema import GameMeta, build_frames
 from simlab.runner.plan import Plan
 from simlab.runner.spec import ExperimentSpec, parse_spec, variant_data
@@ -100,7 +100,8 @@ def run_shard(task: ShardTask) -> ShardResult:
                              f"{spec.variants[task.variant].name}: {exc}; replay: simlab replay {where} "
                              f"--game {_failed_game(str(exc))}") from exc
         meta = GameMeta(games[mask], deals[mask], seeds[mask], local_tables,
-                        [plan.tables[tid].seats for tid in ids], [plan.tables[tid].lineup for tid in ids],
+                        [[stored_name(s) for s in plan.tables[tid].seats] for tid in ids],
+                        [plan.tables[tid].lineup for tid in ids],
                         [plan.tables[tid].rotation for tid in ids], spec.seed, spec.variants[task.variant].name)
         parts.append(build_frames(game, rules, n, arrays, meta))
     frames = {name: pl.concat([p[name] for p in parts], how="vertical") for name in parts[0]} if parts else {}

@@ -358,4 +358,9 @@ def _parse_stop(stop: Any, source: str, specs: list[str]) -> StopRule | None:
         for key in ("alpha", "beta"):
             if not 0 < getattr(out, key) < 0.5:
                 raise _fail(source, f"stop.{key}", "must be between 0 and 0.5")
+    from simlab.core.player import stored_name
+
+    for key in ("player", "player_a", "player_b"):  # the rule reads the stored player column: labels there
+        if getattr(out, key) is not None:
+            setattr(out, key, stored_name(getattr(out, key)))
     return out

@@ -59,3 +59,21 @@ def test_same_spec_same_results_as_play_batch(tmp_path):
     stored = tables(run)["seats"].select("game", "seat", "player", "score", "rank")
     direct = simlab.play_batch("sentient", ["greedy", "investor", "random"], 200, seed=11).seats
     assert stored.equals(direct.select("game", "seat", "player", "score", "rank"))
+
+
+def test_labels_name_the_stored_players_and_the_stopping_rule(tmp_path):
+    """``LABEL=SPEC`` in a spec: the stored ``player`` column holds the label, and a stopping rule naming the
+    labelled spec reads it."""
+    from simlab import results
+    from simlab.runner.run import run_experiment
+    from simlab.runner.spec import parse_spec
+
+    raw = {"game": "sentient", "seed": 2, "games": 400, "shard_size": 200, "workers": 1,
+           "players": {"seats": ["g=greedy(pass_below=2)", "random"], "rotation": "cyclic"},
+           "stop": {"rule": "sprt", "player_a": "g=greedy(pass_below=2)", "player_b": "random", "check_every": 200}}
+    spec = parse_spec(raw)
+    assert spec.stop.player_a == "g"
+    run = run_experiment(spec, tmp_path / "r", show_progress=False)
+    seats = results.load(run.path)["seats"].collect()
+    assert set(seats["player"].cast(str).to_list()) == {"g", "random"}
+    assert run.manifest["stop"]["base"]["decision"] == "H1"
