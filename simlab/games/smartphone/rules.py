@@ -418,32 +418,9 @@ def place_upgrade(s, T, p: int, h: int, k: int, o: int, log) -> None:
 
 
 @njit(cache=True)
-def setup(s, seed, n_players: int, T, log) -> None:
-    """Set up a game from its 64-bit seed (S5-S10), then run to the first decision.
-
-    ``s`` must be a freshly zeroed record (``np.zeros(1, STATE_DTYPE)[0]``).
-    """
-    nr = T.region.shape[0]
-    s.seed = seed
-    s.n_players = n_players
-    for k in range(N_STREAMS):
-        s.rng_key[k] = derive_key(np.uint64(seed), np.uint64(k))
-        s.rng_ctr[k] = 0
-    s.round = 1
-    s.phase = 1
-    s.over = 0
-    s.n_steps = 0
-    s.pending = D_NONE
-    s.rb_kind = BONUS_NONE
-    s.rb_left = 0
-    s.move_from = -1
-    s.tokens_left = T.opts[OPT_TOKEN_SUPPLY]
-    # colours and start offices (S6)
-    n_colours = T.start.shape[0]
-    cols = np.arange(n_colours)
-    if T.opts[OPT_COLOUR_RANDOM]:
-        shuffle(s, STREAM_SETUP, cols, n_colours)
-    for r in range(nr):
+def reset_board(s, T) -> None:
+    """Empty regions, buyers, patents and seats (start price, no plan, empty hand)."""
+    for r in range(T.region.shape[0]):
         s.office_n[r] = 0
         s.retailer[r] = -1
         s.retailer_side[r] = 0
@@ -465,7 +442,12 @@ def setup(s, seed, n_players: int, T, log) -> None:
         s.price[p] = T.opts[OPT_START_PRICE]
         s.rank[p] = 0
         s.winner[p] = 0
-    for p in range(n_players):
+
+
+@njit(cache=True)
+def seat_players(s, T, cols, log) -> None:
+    """Seat p takes colour ``cols[p]``: its start office and start upgrade (S6)."""
+    for p in range(s.n_players):
         c = cols[p]
         s.colour[p] = c
         r = T.start[c, 0]
@@ -477,8 +459,11 @@ def setup(s, seed, n_players: int, T, log) -> None:
         s.hand_round[p, 0] = 0
         s.hand_n[p] = 1
         emit(log, s, EV_SEAT, p, c, r, T.start[c, 1])
-    place_retailers(s, T, log)
-    # technology sides (S5 step 7, O15)
+
+
+@njit(cache=True)
+def choose_tech_sides(s, T, log) -> None:
+    """The technology side in play for each technology (S5 step 7, O15)."""
     mode = T.opts[OPT_TECH_SIDES]
     for t in range(N_TECH):
         if mode == 0:
@@ -491,7 +476,11 @@ def setup(s, seed, n_players: int, T, log) -> None:
             side = T.opts[OPT_TECH_LIST0 + t]
         s.tech_side[t] = side
         emit(log, s, EV_TECH_SIDE, -1, t, side, T.tech_effect[t, side])
-    # the upgrade deck (S5 step 8)
+
+
+@njit(cache=True)
+def build_deck(s, T) -> None:
+    """The upgrade deck: the upgrades in play, shuffled (S5 step 8)."""
     n = 0
     for u in range(T.upgrades.shape[0]):
         if T.upgrades[u, 0] == 1:
@@ -499,6 +488,38 @@ def setup(s, seed, n_players: int, T, log) -> None:
             n += 1
     shuffle(s, STREAM_SETUP, s.deck, n)
     s.deck_n = n
+
+
+@njit(cache=True)
+def setup(s, seed, n_players: int, T, log) -> None:
+    """Set up a game from its 64-bit seed (S5-S10), then run to the first decision.
+
+    ``s`` must be a freshly zeroed record (``np.zeros(1, STATE_DTYPE)[0]``). The set-up stream is
+    drawn in this order: colours, retailers, technology sides, the upgrade deck.
+    """
+    s.seed = seed
+    s.n_players = n_players
+    for k in range(N_STREAMS):
+        s.rng_key[k] = derive_key(np.uint64(seed), np.uint64(k))
+        s.rng_ctr[k] = 0
+    s.round = 1
+    s.phase = 1
+    s.over = 0
+    s.n_steps = 0
+    s.pending = D_NONE
+    s.rb_kind = BONUS_NONE
+    s.rb_left = 0
+    s.move_from = -1
+    s.tokens_left = T.opts[OPT_TOKEN_SUPPLY]
+    n_colours = T.start.shape[0]
+    cols = np.arange(n_colours)
+    if T.opts[OPT_COLOUR_RANDOM]:
+        shuffle(s, STREAM_SETUP, cols, n_colours)
+    reset_board(s, T)
+    seat_players(s, T, cols, log)
+    place_retailers(s, T, log)
+    choose_tech_sides(s, T, log)
+    build_deck(s, T)
     start_round(s, T, log)
     advance(s, T, log)
 
