@@ -204,7 +204,8 @@ def _summary_html(run_dir: Path, man: dict[str, Any], findings: list[str], noteb
         ("game", f"{man['game']}, {', '.join(who)}; rotation {players.get('rotation', 'cyclic')}"),
         ("games", f"{man.get('games_done', 0):,} stored ({plan.get('games', 0):,} planned per variant, "
                   f"{len(man.get('variants', []))} variant(s), seed {spec.get('seed', 0)})"),
-        ("run", f"{run_dir} (spec hash {man['spec_hash']}, status {man['status']})"),
+        ("run", f"{man.get('run_in_project') or Path(run_dir).name} (spec hash {man['spec_hash']}, "
+                f"status {man['status']})"),  # the run's path in its project: no machine's absolute path
         ("versions", ", ".join(f"{k} {v}" for k, v in man.get("versions", {}).items())),
         ("notebook", f"{notebook}, executed in {seconds:.0f} s"),
     ]
