@@ -160,51 +160,6 @@ def _take_delta(s, p: int, cards, c: int, k: int, bl: int, br: int) -> int:
     return delta
 
 
-@njit(cache=True, inline="always")
-def _greedy_slot_value(s, p: int, cards, c: int, k: int, sl: int, sr: int, block_ok: bool,
-                       a: int) -> tuple[int, int, int]:
-    """Greedy's best (VP change, block left, block right) for card c (symbols sl, sr) in empty slot k."""
-    dk = s.dice[p, k]
-    dk1 = s.dice[p, k + 1]
-    dl = wrap_die(dk + sl)
-    dr = wrap_die(dk1 + sr)
-    # Neighbour changes when the die is calibrated (zero when blocked).
-    nl = 0
-    if k > 0 and sl != 0:
-        left_card = s.slot_card[p, k - 1]
-        if left_card >= 0:
-            d0 = s.dice[p, k - 1]
-            nl = points(cards, left_card, d0, dl) - points(cards, left_card, d0, dk)
-    nr = 0
-    if k < N_SLOTS - 1 and sr != 0:
-        right_card = s.slot_card[p, k + 1]
-        if right_card >= 0:
-            d2 = s.dice[p, k + 2]
-            nr = points(cards, right_card, dr, d2) - points(cards, right_card, dk1, d2)
-    v = points(cards, c, dl, dr) + nl + nr
-    bl_best = 0
-    br_best = 0
-    if block_ok:
-        if sl != 0:
-            w = points(cards, c, dk, dr) + nr
-            if w > v:
-                v = w
-                bl_best = 1
-        if sr != 0:
-            w = points(cards, c, dl, dk1) + nl
-            if w > v:
-                v = w
-                bl_best = 0
-                br_best = 1
-            if sl != 0 and a >= 2:
-                w = points(cards, c, dk, dk1)
-                if w > v:
-                    v = w
-                    bl_best = 1
-                    br_best = 1
-    return v, bl_best, br_best
-
-
 @njit(cache=True)
 def greedy_action(params, s, cards, opts, scores) -> int:
     """Greedy: the take with the best immediate change in round VP (ties at random).
@@ -236,7 +191,44 @@ def greedy_action(params, s, cards, opts, scores) -> int:
             if s.slot_card[p, k] >= 0:
                 scores[col * N_SLOTS + k] = -np.inf
                 continue
-            v, bl_best, br_best = _greedy_slot_value(s, p, cards, c, k, sl, sr, block_ok, a)
+            dk = s.dice[p, k]
+            dk1 = s.dice[p, k + 1]
+            dl = wrap_die(dk + sl)
+            dr = wrap_die(dk1 + sr)
+            # Neighbour changes when the die is calibrated (zero when blocked).
+            nl = 0
+            if k > 0 and sl != 0:
+                left_card = s.slot_card[p, k - 1]
+                if left_card >= 0:
+                    d0 = s.dice[p, k - 1]
+                    nl = points(cards, left_card, d0, dl) - points(cards, left_card, d0, dk)
+            nr = 0
+            if k < N_SLOTS - 1 and sr != 0:
+                right_card = s.slot_card[p, k + 1]
+                if right_card >= 0:
+                    d2 = s.dice[p, k + 2]
+                    nr = points(cards, right_card, dr, d2) - points(cards, right_card, dk1, d2)
+            v = points(cards, c, dl, dr) + nl + nr
+            bl_best = 0
+            br_best = 0
+            if block_ok:
+                if sl != 0:
+                    w = points(cards, c, dk, dr) + nr
+                    if w > v:
+                        v = w
+                        bl_best = 1
+                if sr != 0:
+                    w = points(cards, c, dl, dk1) + nl
+                    if w > v:
+                        v = w
+                        bl_best = 0
+                        br_best = 1
+                    if sl != 0 and a >= 2:
+                        w = points(cards, c, dk, dk1)
+                        if w > v:
+                            v = w
+                            bl_best = 1
+                            br_best = 1
             scores[col * N_SLOTS + k] = v
             if v > best:
                 best = v
