@@ -34,6 +34,7 @@ provides ``describe_action(rules, rec, action)``, ``render_state(rules, rec, sea
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -140,17 +141,24 @@ class CompiledGame(Game):
             cls.max_actions = bundle.max_actions
 
     # ---- game hooks
+    @abstractmethod
     def build_rules(self, n_players: int, data: Any, options: dict[str, Any]) -> Any:
         """The ruleset for ``n_players`` from loaded data and resolved option values."""
-        raise NotImplementedError
 
     def hide(self, state: np.ndarray, seat: int) -> np.ndarray:
         """A copy of the state array with what ``seat`` may not know removed (default: nothing hidden)."""
         return state.copy()
 
     def kernel_args(self, rules: Any) -> tuple[Any, ...]:
-        """The ruleset's arrays every kernel takes, in ``kernels.rule_args`` order."""
-        return tuple(getattr(rules, name) for name in self.kernels.rule_args)
+        """The ruleset's arrays every kernel takes, in ``kernels.rule_args`` order (kept on the ruleset after
+        the first call: the driver asks for them twice a decision)."""
+        try:
+            return rules._kernel_args
+        except AttributeError:
+            args = tuple(getattr(rules, name) for name in self.kernels.rule_args)
+            if hasattr(rules, "__dict__"):
+                rules.__dict__["_kernel_args"] = args
+            return args
 
     # ---- content and rules
     def option_table(self) -> dict[str, Any]:
@@ -256,11 +264,20 @@ class CompiledGame(Game):
         return self.players
 
     def compiled_action(self, rules: Any, state: np.ndarray, kind: int, params: np.ndarray, legal: np.ndarray) -> int:
-        """The action a built-in compiled player picks in this position."""
-        buf = np.empty(self.kernels.max_actions, dtype=np.int64)
-        buf[: len(legal)] = legal
-        return int(self.kernels.choose(kind, np.ascontiguousarray(params, dtype=np.float64), state, buf, len(legal),
-                                       *self.kernel_args(rules)))
+        """The action a built-in compiled player picks in this position.
+
+        The choose kernel may use its legal-action array as room up to ``max_actions``: a
+        ``legal`` that is the prefix ``out[:n]`` of such an array (what ``step`` returns) hands the
+        kernel ``out`` itself, so the caller must not read ``legal`` afterwards; any other is copied.
+        """
+        k = self.kernels
+        n = len(legal)
+        room = legal.base  # step's ``out`` buffer, whose prefix ``legal`` is (``out[:n]``)
+        if room is None or room.shape != (k.max_actions,):
+            room = np.empty(k.max_actions, dtype=np.int64)
+            room[:n] = legal
+        # ``params`` is the float64 vector resolve_player made; numba refuses anything else
+        return int(k.choose(kind, params, state, room, n, *self.kernel_args(rules)))
 
     def observation(self, rules: Any, state: np.ndarray, legal: list[int]) -> Observation:
         """What a Python player sees: the position from the current seat's view."""

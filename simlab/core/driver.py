@@ -227,8 +227,9 @@ def _play(game: Game, rules: Any, players: Sequence[ResolvedPlayer], seed: int, 
         seat = game.current_player(state)
         player = players[seat]
         if player.compiled:
+            legal_list = legal.tolist()  # before the kernel, which may use the buffer behind ``legal``
             action = game.compiled_action(rules, state, player.kind, player.params, legal)
-            if not _is_member(legal.tolist(), action):
+            if not _is_member(legal_list, action):
                 raise IllegalActionError(
                     f"built-in player {player.label} (seat {seat}) chose illegal action {action} in game seed "
                     f"{seed} ({game.describe_turn(rules, state)}): a simlab bug, please report it"
@@ -300,8 +301,16 @@ def _ask(game: Game, rules: Any, state: np.ndarray, legal: np.ndarray, player: R
          seat: int, seed: int, limiter: _Limiter) -> int:
     legal_list = legal.tolist()
     obs = game.observation(rules, state, legal_list)
-    with _player_call(player, seat, seed, "choose", limiter):
-        action = inst.choose(obs, legal_list)
+    if limiter.seconds is None or player.interactive:  # no clock to set: skip the context managers
+        try:
+            action = inst.choose(obs, legal_list)
+        except SimlabError:
+            raise
+        except (Exception, SystemExit) as exc:
+            raise PlayerError(f"player {player.label} (seat {seat}) raised {_what(exc)} in game seed {seed}") from exc
+    else:
+        with _player_call(player, seat, seed, "choose", limiter):
+            action = inst.choose(obs, legal_list)
     if isinstance(action, np.integer):
         action = int(action)
     if not isinstance(action, int) or isinstance(action, bool) or not _is_member(legal_list, action):

@@ -14,8 +14,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simlab.core import kernels
 from simlab.core.game import BuiltinPlayer
-from simlab.core.kernels import next_u64, shuffle
+from simlab.core.kernels import bind, shuffle
 from simlab.core.rng import below, derive_key
 from simlab.games.sentient.data import CARD_LEFT, CARD_RIGHT, CARD_TYPE
 from simlab.games.sentient.rules import (
@@ -40,6 +41,8 @@ from simlab.games.sentient.state import (
     STREAM_DICE,
     STREAM_SEAT0,
 )
+
+next_u64 = bind(kernels.next_u64)  # the shared helper, compiled here so numba inlines it
 
 KIND_RANDOM = 0
 KIND_GREEDY = 1

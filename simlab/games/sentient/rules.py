@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from simlab.core import kernels
-from simlab.core.kernels import log_event, next_u64, rank_seats, shuffle
+from simlab.core.kernels import bind, rank_seats, shuffle
 from simlab.core.rng import below, derive_key
 from simlab.games.sentient.data import (
     CARD_COND,
@@ -44,6 +44,9 @@ from simlab.games.sentient.state import (
     STREAM_RESHUFFLE,
     STREAM_SETUP,
 )
+
+next_u64 = bind(kernels.next_u64)  # the shared helpers, compiled here so numba inlines them
+log_event = bind(kernels.log_event)
 
 # ---- options (indices into the option array; values are documented in options.toml) ----
 OPT_AGENT_TIEBREAK_SKIP = 0  # 1: skip the agent tie-break (O1 'skip')

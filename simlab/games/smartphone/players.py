@@ -25,8 +25,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simlab.core import kernels
 from simlab.core.game import BuiltinPlayer
-from simlab.core.kernels import next_u64, shuffle
+from simlab.core.kernels import bind, shuffle
 from simlab.core.rng import below, derive_key
 from simlab.games.smartphone.rules import (
     A_ARR,
@@ -117,6 +118,8 @@ from simlab.games.smartphone.state import (
     STREAM_SEAT0,
 )
 from simlab.games.smartphone.tables import OPT_PRICE_MAX, OPT_PRICE_MIN, OPT_START_PRICE
+
+next_u64 = bind(kernels.next_u64)  # the shared helper, compiled here so numba inlines it
 
 KIND_RANDOM, KIND_GREEDY, KIND_PRICE_CUTTER, KIND_TECH_RUSHER, KIND_EXPANSIONIST, KIND_MC = range(6)
 

@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from simlab.core import kernels
-from simlab.core.kernels import log_event, next_u64, rank_seats, shuffle
+from simlab.core.kernels import bind, rank_seats, shuffle
 from simlab.core.rng import below, derive_key
 from simlab.games.smartphone.state import (
     D_ARRANGE,
@@ -99,6 +99,9 @@ from simlab.games.smartphone.tables import (
     OPT_UPG_PER_SYMBOL,
     SIZE_SMALL,
 )
+
+next_u64 = bind(kernels.next_u64)  # the shared helpers, compiled here so numba inlines them
+log_event = bind(kernels.log_event)
 
 # Symbols (data.SYMBOLS order).
 GOODS, PRICE_DOWN, PRICE_UP, UPGRADE, RESEARCH, LOGISTICS, BLANK = range(7)
