@@ -390,7 +390,7 @@ def card_score_regression(takes: Frame, seats: Frame, cluster: str = "deal",
     not share deals); 95% t-intervals with ``G − 1`` degrees of freedom and two-sided
     p-values of ``β = 0``.
 
-    Identification: when every seat takes the same number of cards (Sentient: 12 each), the
+    Identification: when every seat takes the same number of cards (e.g. 12 each), the
     card counts of a row sum to a constant, so they are collinear with the intercept. The
     intercept is then dropped and each ``β_c`` is the mean final score a seat has per card
     slot filled with card ``c`` (differences between cards are the interpretable part). Any

@@ -7,7 +7,7 @@ it is always a grouping key, because the fair share of a seat is ``1 / n_players
 
 Every function takes ``position`` (default ``"seat"``): the column that names the position
 whose effect is measured. A game whose players get a start position other than their seat
-(Smartphone Inc.'s ``colour`` or ``start_region``) passes that column instead; a position
+(e.g. a start ``colour`` or ``start_region``) passes that column instead; a position
 absent from some games (5 colours, 3 players) is then compared over the games it is in.
 
 The deal is the unit of every interval and test here: the seatings of one deal share its

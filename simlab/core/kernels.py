@@ -31,8 +31,8 @@ def bind(helper):  # a numba dispatcher in, a numba dispatcher out
 
     A game writes ``next_u64 = bind(kernels.next_u64)`` next to its kernels: the code stays
     the one written here, and numba inlines it into the game's hot loops. Calling the core's
-    dispatcher directly from another module measured 5-10% slower in Sentient's greedy player,
-    whose tie-breaks draw in its innermost loop (``simlab bench sentient``, greedy x2 and x4).
+    dispatcher directly from another module measured 5-10% slower in a greedy player whose
+    tie-breaks draw in its innermost loop (``simlab bench``, see docs/adding_a_game.md).
     """
     return njit(cache=True, inline="always")(helper.py_func)
 

@@ -10,7 +10,7 @@ A **compiled player** is one of a game's built-in ``@njit`` players, picked by a
 and a parameter vector; only those run in the compiled batch loop.
 
 Players are named by spec strings: ``greedy``, ``greedy(pass_below=2)``,
-``sentient:investor``, ``path/to/file.py:ClassName`` (optionally ``(...)`` keyword
+``GAME:investor``, ``path/to/file.py:ClassName`` (optionally ``(...)`` keyword
 arguments for the class), and the name of a Python player any game can use, registered in
 the entry-point group ``simlab.players`` (simlab's own ``human``; a package of yours adds
 ``[project.entry-points."simlab.players"] mybot = "mypkg.bots:MyBot"``).

@@ -4,12 +4,12 @@ Every table carries what reproduces its rows. Columns common to all games:
 
 - games: ``game`` (index in the run), ``deal`` (the seed index: every rotation of a
   line-up shares it), ``seed`` (the game's 64-bit seed), ``experiment_seed``, ``variant``,
-  ``lineup``, ``rotation``, ``n_players``, then the game's own columns (Sentient: turns,
+  ``lineup``, ``rotation``, ``n_players``, then the game's own columns (e.g. turns,
   reshuffles, sweeps, n_winners, winner_mask);
 - seats: ``game``, ``seat``, ``player`` (the spec label), ``variant``, ``lineup``,
   ``rotation``, then the game's columns; every game has ``score``, ``rank`` (1 = best, ties
   share a rank) and ``winner`` (bool); ``win_share`` is 1/k for each of k shared winners;
-- event tables (e.g. Sentient's ``takes``): ``game``, ``seat``, ``player``, ``variant``, then
+- event tables (e.g. a card game's ``takes``): ``game``, ``seat``, ``player``, ``variant``, then
   the event's columns.
 
 Integer codes listed by ``Game.categorical_columns`` are stored as names.

@@ -1,7 +1,7 @@
 """Figures for reports: a colour-blind-safe palette, sizes that follow the data, and each figure
 shown as an image with alt text under a caption.
 
-The palette is Okabe–Ito. A data label that names a colour (Smartphone Inc.'s player colours)
+The palette is Okabe–Ito. A data label that names a colour (a game's player colours)
 is drawn in that colour's Okabe–Ito shade (:func:`named_colour`); other labels (players,
 variants) get the remaining shades, skipping any hue a label of the same figure is called, so a
 line called 'base' is never blue beside a colour called blue (:func:`palette`).
