@@ -255,7 +255,8 @@ def ratings(seats: Frame, n_boot: int = 200, seed: int = 0, games: Frame | None 
 
     Ties (equal ``rank``) are broken uniformly at random (seeded by ``seed``), which favours
     no seat and no player, and broken afresh in every bootstrap resample, so that the
-    intervals carry the tie-break's randomness too; the tie rate is small in the bundled games. Ratings are normalised to mean 0
+    intervals carry the tie-break's randomness too; the tie rate is small in the bundled games.
+    Ratings are normalised to mean 0
     over the players; ``elo = rating · 400 / ln 10`` is the same number on the Elo scale
     (a 400-point gap is 10:1 odds of finishing ahead in a two-player ranking).
 
