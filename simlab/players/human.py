@@ -61,6 +61,32 @@ def flush_typed_ahead(stream: Any = None) -> bool:
         return False
 
 
+def terminal_input(prompt: str = "") -> str:
+    """``input()`` that Ctrl-C interrupts at once.
+
+    numpy's BLAS starts native threads, and the kernel may deliver SIGINT to one of them: then
+    a plain ``input()`` blocked in the main thread only sees it after Enter. Waiting for the
+    line in short ``select`` slices lets Python run its signal handler between them.
+    """
+    stream = sys.stdin
+    try:
+        fileno = stream.fileno()
+        if not stream.isatty():
+            return input(prompt)
+    except (AttributeError, ValueError, OSError):  # replaced or closed: no file to wait on
+        return input(prompt)
+    import select
+
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    while not select.select([fileno], [], [], 0.2)[0]:
+        pass
+    line = stream.readline()
+    if not line:
+        raise EOFError
+    return line.rstrip("\n")
+
+
 class HumanPlayer(Player):
     """A seat played by a person at the terminal (input and output can be replaced in tests)."""
 
@@ -68,13 +94,14 @@ class HumanPlayer(Player):
     interactive = True  # a person at the terminal: no decision time limit, the log streams as it happens
     spec_params = "menu=1"  # shown by `simlab players`: menu=0 lists every legal action at once
 
-    def __init__(self, input_fn: Callable[[str], str] = input, print_fn: Callable[[str], None] = print,
+    def __init__(self, input_fn: Callable[[str], str] = terminal_input, print_fn: Callable[[str], None] = print,
                  menu: bool = True, flush: Callable[[], Any] | None = None) -> None:
         self._input = input_fn
         self._print = print_fn
         self._use_menu = bool(menu)
         # typed-ahead keys are dropped before each prompt; with a replaced input only when asked (``flush``)
-        self._flush = flush if flush is not None else (flush_typed_ahead if input_fn is input else None)
+        own_terminal = input_fn in (input, terminal_input)
+        self._flush = flush if flush is not None else (flush_typed_ahead if own_terminal else None)
         self._legend_shown = False
 
     def choose(self, obs: Any, legal: Sequence[int]) -> int:
