@@ -9,10 +9,25 @@ from __future__ import annotations
 import codecs
 import csv
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from simlab.core.errors import DataError
+
+
+def data_file_paths(bundled: Path, file_names: Mapping[str, str], data_dir: str | Path | None = None,
+                    files: Mapping[str, str | Path] | None = None) -> dict[str, Path]:
+    """The path of each data file (by stem) a game's ``load_data`` reads.
+
+    Files come from ``data_dir`` (the game's ``bundled`` folder by default); ``files`` replaces
+    single files by stem. An unknown stem is a TypeError, as for an unknown keyword argument.
+    """
+    files = dict(files or {})
+    unknown = sorted(set(files) - set(file_names))
+    if unknown:
+        raise TypeError(f"load_data() got unknown data files {', '.join(unknown)} (known: {', '.join(file_names)})")
+    base = Path(data_dir) if data_dir is not None else bundled
+    return {stem: Path(files[stem]) if files.get(stem) else base / name for stem, name in file_names.items()}
 
 
 def read_text_file(path: str | Path) -> str:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from simlab.core.dataedits import DataEditError, RowEdit, apply_edits, edits_by_file
-from simlab.core.datafiles import read_text_file
+from simlab.core.datafiles import data_file_paths, read_text_file
 from simlab.core.errors import DataError, SimlabError
 from simlab.core.hints import did_you_mean
 
@@ -87,8 +87,7 @@ def data_paths(files: DataFiles, replaced: Mapping[str, str | Path] | None = Non
         game = f"{files.game} " if files.game else ""
         raise SimlabError(f"no {game}data file '{unknown[0]}' (files: {', '.join(files.stems)})"
                           f"{did_you_mean(unknown[0], files.stems)}")
-    return {stem: Path(replaced[stem]) if replaced.get(stem) else files.directory / name
-            for stem, name in files.names.items()}
+    return data_file_paths(files.directory, files.names, None, replaced)
 
 
 def _edited(files: DataFiles, paths: dict[str, Path], edits: Sequence[RowEdit]) -> dict[str, str]:

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from simlab.core.datafiles import int_field, read_csv_rows, read_text_file
+from simlab.core.datafiles import data_file_paths, int_field, read_csv_rows, read_text_file
 from simlab.core.errors import DataError
 from simlab.core.options import Option, load_options
 
@@ -700,11 +700,7 @@ def load_data(data_dir: str | Path | None = None, **files: str | Path) -> Smartp
     ``data_dir`` holds the files (the bundled ``data/`` by default); any file can be replaced by
     passing its stem as a keyword, e.g. ``load_data(tablets="my_tablets.csv")``.
     """
-    unknown = sorted(set(files) - set(FILES))
-    if unknown:
-        raise TypeError(f"load_data() got unknown data files {', '.join(unknown)} (known: {', '.join(FILES)})")
-    base = Path(data_dir) if data_dir is not None else DATA_DIR
-    paths = {stem: Path(files[stem]) if files.get(stem) else base / FILE_NAMES[stem] for stem in FILES}
+    paths = data_file_paths(DATA_DIR, {stem: FILE_NAMES[stem] for stem in FILES}, data_dir, files)
 
     constants = load_constants(paths["constants"])
     options = load_options(paths["options"])
