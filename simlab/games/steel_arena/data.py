@@ -51,8 +51,8 @@ HEX_DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))  # NOTES I
 (T_GENERATION, T_TYPE, T_COUNT, T_DELIVERY, T_DAMAGE, T_SPLASH, T_PUSH, T_WHIRL, T_HEAT, T_MOVE_KIND, T_MOVE_MIN,
  T_MOVE_MAX, T_ROTATE_MIN, T_ROTATE_MAX, T_ARMOUR_ARC, T_ARMOUR_VALUE, T_NEEDS_ACTIVATION, T_AUTOCOOL, T_SPEED,
  T_ONESHOT, T_PASSIVE, T_OBSTACLE, T_INTERFERENCE, T_EXPLOSIVE_ON_TILE, T_EXPLOSIVE_ADJACENT, T_COVER,
- T_WATER_COOL) = range(27)
-TILE_FIELDS = 27
+ T_WATER_COOL, T_IN_PLAY) = range(28)
+TILE_FIELDS = 28
 
 # Columns of ``robot_array`` (robot, side, field).
 (R_DELIVERY, R_DAMAGE, R_MOVE_KIND, R_MOVE_MIN, R_MOVE_MAX, R_ROTATE_MIN, R_ROTATE_MAX, R_ARMOUR_ARC,
@@ -79,7 +79,7 @@ SETUP_COLUMNS = (
     "board_side_at_start", "recommended_layout", "source",
 )
 LAYOUT_COLUMNS = ("layout_id", "players", "q", "r", "s", "in_field_neighbours", "is_edge", "source")
-OPTIONAL_COLUMNS = ("notes", "rulebook_fields")
+OPTIONAL_COLUMNS = ("notes", "rulebook_fields", "in_play")
 
 ATTACK_NUMBERS = ("damage", "splash", "push", "whirl", "heat")
 TILE_FLAGS = ("needs_activation", "autocool", "speed", "oneshot", "passive", "obstacle", "interference", "cover")
@@ -127,6 +127,7 @@ class Tile:
     cover: bool
     water_cool: int
     source: str
+    in_play: bool = True  # optional column: false keeps the tile in the shuffles but out of play (ablation)
 
     @property
     def explosive(self) -> bool:
@@ -256,7 +257,7 @@ class SteelArenaData:
                 t.damage, t.splash, t.push, t.whirl, t.heat, _code(MOVE_KINDS, t.move_kind), t.move_min,
                 t.move_max, t.rotate_min, t.rotate_max, _code(ARMOUR_ARCS, t.armour_arc), t.armour_value,
                 t.needs_activation, t.autocool, t.speed, t.oneshot, t.passive, t.obstacle, t.interference,
-                t.explosive_on_tile, t.explosive_adjacent, t.cover, t.water_cool,
+                t.explosive_on_tile, t.explosive_adjacent, t.cover, t.water_cool, t.in_play,
             )
         self.tile_array = arr
         # One entry per physical tile: the design's row in tile_array (designs in file order).
@@ -434,7 +435,18 @@ def _parse_tile(file: str, line: int, row: dict[str, str], header: tuple[str, ..
         kind, move[0], move[1], rotate[0], rotate[1], arc, armour or 0, flags["needs_activation"],
         flags["autocool"], flags["speed"], flags["oneshot"], flags["passive"], flags["obstacle"],
         flags["interference"], on_tile, adjacent, flags["cover"], water, source or "",
+        _in_play(file, line, row, generation),
     )
+
+
+def _in_play(file: str, line: int, row: dict[str, str], generation: int) -> bool:
+    """The optional ``in_play`` flag (blank: true); generation-1 starters always play."""
+    if row.get("in_play", "") == "":
+        return True
+    value = _bool(file, line, row, "in_play")
+    if not value and generation == 1:
+        raise DataError(file, line, "in_play", "generation-1 starter modules cannot be taken out of play")
+    return value
 
 
 def load_tiles(path: Path, config: Config) -> list[Tile]:

@@ -28,6 +28,7 @@ from simlab.games.steel_arena.data import (
     T_DELIVERY,
     T_PUSH,
     T_WHIRL,
+    TILE_TYPES,
     SteelArenaData,
 )
 from simlab.games.steel_arena.state import MAX_CELLS, MAX_STACK, MAX_TILES
@@ -119,6 +120,7 @@ def build_ruleset(n_players: int, data: SteelArenaData, options: dict[str, Any])
             raise DataError(data.files.get("tiles", "tiles.csv"), None, "push",
                             f"{t.tile_id}: push and whirl need a single-target delivery (direct, arc, melee), "
                             f"not {DELIVERIES[row[T_DELIVERY]]}")
+    _check_tiles_in_play(n_players, data)
     robots = np.zeros((4, 2, data.robot_array.shape[2]), dtype=np.int32)
     for p in range(4):
         robots[p] = data.robot_array[p % len(data.robot_array)]
@@ -134,6 +136,24 @@ def build_ruleset(n_players: int, data: SteelArenaData, options: dict[str, Any])
         nbr=nbr,
         opts=option_array(options, data.config, len(cells)),
     )
+
+
+def _check_tiles_in_play(n_players: int, data: SteelArenaData) -> None:
+    """Enough tiles in play for the setup table (a design out of play, ``in_play = false``, is skipped)."""
+    file = data.files.get("tiles", "tiles.csv")
+    setup = data.setup_array[n_players]
+    gen2 = [t for t in data.tiles if t.generation == 2 and t.in_play]
+    for k, ttype in enumerate(TILE_TYPES):
+        have = sum(t.count for t in gen2 if t.type == ttype)
+        if have < setup[1 + k]:
+            raise DataError(file, None, "in_play", f"{n_players} players take {setup[1 + k]} generation-2 {ttype} "
+                                                   f"tiles but only {have} are in play")
+    if sum(t.count for t in gen2) < setup[0]:
+        raise DataError(file, None, "in_play", f"{n_players} players need {setup[0]} generation-2 tiles in play")
+    gen3 = sum(t.count for t in data.tiles if t.generation == 3 and t.in_play)
+    if gen3 < setup[7]:
+        raise DataError(file, None, "in_play", f"{n_players} players need a generation-3 stack of {setup[7]}; "
+                                               f"only {gen3} tiles are in play")
 
 
 def default_ruleset(n_players: int, options: dict[str, Any] | None = None,
