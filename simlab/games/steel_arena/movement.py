@@ -99,8 +99,8 @@ def terrain_value(s, c, col, tiles, pool):
 
 @njit(cache=True, inline="always")
 def is_obstacle(s, c, tiles, pool):
-    """Whether field cell ``c`` holds obstacle terrain (NOTES I.7.4, I.12.2)."""
-    return terrain_value(s, c, T_OBSTACLE, tiles, pool) > 0
+    """Whether field cell ``c`` holds obstacle terrain (NOTES I.7.4, I.12.2); False off the field (c < 0)."""
+    return c >= 0 and terrain_value(s, c, T_OBSTACLE, tiles, pool) > 0
 
 
 @njit(cache=True, inline="always")
@@ -173,7 +173,7 @@ def _shift(s, p, d, nbr):
     back = (d + 3) % 6
     while cur != c:
         prev = nbr[cur, back]
-        q = robot_at(s, prev)
+        q = p if prev == c else robot_at(s, prev)
         s.cell[q] = cur
         cur = prev
 
@@ -358,7 +358,7 @@ def _step(s, p, d, cause, by, nbr, log):
     cur = end
     while cur != c:
         prev = nbr[cur, back]
-        q = robot_at(s, prev)
+        q = p if prev == c else robot_at(s, prev)
         s.cell[q] = cur
         if q == p:
             _log_step(log, q, prev, cur, d, cause, by, 0)
@@ -386,7 +386,7 @@ def _step_effects(s, p, d, end, stops, by_seat, tiles, pool, robots, cells, nbr,
     cur = end
     stop_at = s.cell[p]
     while True:
-        q = robot_at(s, cur)
+        q = p if cur == stop_at else robot_at(s, cur)
         if q >= 0:
             _arrive(s, q, cur, stops, by_seat, tiles, pool, robots, cells, nbr, opts, log)
         if cur == stop_at:
@@ -447,6 +447,8 @@ def apply_move(s, p, kind, param, tiles, pool, robots, cells, nbr, opts, log):
         return
     start = s.cell[p]
     land = jump_landing(s, p, dist, cells)
+    if land < 0:
+        return  # not a legal jump (move_params never offers it)
     _log_step(log, p, start, land, f, CAUSE_MOVE, p, 1)
     q0 = cells[start, C_Q]
     r0 = cells[start, C_R]

@@ -577,3 +577,24 @@ def test_robot_off_field_has_no_moves(kind):
     n = mv.move_params(pos.s, 0, MOVE_KINDS.index(kind), 1, 2, 0, out, 0, pos.tiles, pos.pool, pos.cells, pos.nbr,
                        pos.opts)
     assert n == 0
+
+
+def test_stop_short_on_explosive_is_a_stop_and_push_passes():
+    """NOTES II.3 stop_short, I.12.2: a move cut short on ЛОВУШКА stops there; a push over it passes it."""
+    fx = {"layout": "3p",
+          "field": [{"cell": [-1, 0], "tile": "G2-T-LOVUSHKA"}, {"cell": [0, 0], "tile": "G2-T-METALLOLOM"}],
+          "robots": [robot("P1", [-2, 0], 0)]}
+    pos = Pos(fx, {"blocked_move": "stop_short"})
+    pos.apply_move(0, "G1-M-SKOROKHOD-M1", param(MV_STRAIGHT, 2))
+    assert pos.qr(0) == [-1, 0]
+    assert [(t, c, cause) for t, c, cause in explosions(pos)] == [("G2-T-LOVUSHKA", [-1, 0], XC_STOP)]
+    assert int(pos.s["pending_dmg"][0]) == 2
+    rows = pos.rows()
+    kinds = [r[0] for r in rows]
+    assert kinds.index(EV_STEP) < kinds.index(EV_EXPLOSION)  # the explosion follows the step onto the tile
+    pushed = Pos({"layout": "3p", "field": [{"cell": [0, 0], "tile": "G2-T-LOVUSHKA"}],
+                  "robots": [robot("P1", [-2, 0], 0), robot("P2", [-1, 0], 2)]})
+    assert pushed.push(1, 0, 2, 0) == 2
+    assert pushed.qr(1) == [1, 0]
+    assert [(t, c, cause) for t, c, cause in explosions(pushed)] == [("G2-T-LOVUSHKA", [0, 0], XC_PASS)]
+    assert int(pushed.s["pending_dmg"][1]) == 2  # on the tile when it went off: the big number
