@@ -103,6 +103,7 @@ from simlab.games.steel_arena.data import (
     T_DELIVERY,
     T_GENERATION,
     T_HEAT,
+    T_IN_PLAY,
     T_MOVE_KIND,
     T_MOVE_MAX,
     T_MOVE_MIN,
@@ -252,7 +253,11 @@ def reset_record(s) -> None:
 
 @njit(cache=True)
 def setup(s, seed, n_players, tiles, pool, robots, setup_tab, cells, nbr, opts, log) -> None:
-    """A new game from its seed (NOTES I.3): field, gen-3 stack, starters, first player; PH_PLACE."""
+    """A new game from its seed (NOTES I.3): field, gen-3 stack, starters, first player; PH_PLACE.
+
+    Designs out of play (``tiles.csv`` ``in_play = false``, tile ablation) are shuffled with the rest and
+    then skipped (to the box), so every other tile keeps its place in the shuffles.
+    """
     reset_record(s)
     s.seed = seed
     s.n_players = n_players
@@ -284,7 +289,7 @@ def setup(s, seed, n_players, tiles, pool, robots, setup_tab, cells, nbr, opts, 
             if want == 0:
                 break
             inst = g2[j]
-            if not taken[j] and tiles[pool[inst], T_TYPE] == t:
+            if not taken[j] and tiles[pool[inst], T_IN_PLAY] and tiles[pool[inst], T_TYPE] == t:
                 taken[j] = 1
                 want -= 1
                 row = log_event(log, EV_GEN2_TAKEN)
@@ -298,7 +303,7 @@ def setup(s, seed, n_players, tiles, pool, robots, setup_tab, cells, nbr, opts, 
     for j in range(n2):
         if want == 0:
             break
-        if not taken[j]:
+        if not taken[j] and tiles[pool[g2[j]], T_IN_PLAY]:
             taken[j] = 1
             want -= 1
             row = log_event(log, EV_GEN2_TAKEN)
@@ -336,17 +341,20 @@ def setup(s, seed, n_players, tiles, pool, robots, setup_tab, cells, nbr, opts, 
             g3[n3] = i
             n3 += 1
     shuffle(s, STREAM_SETUP, g3, n3)
-    keep = min(setup_tab[n_players, 7], n3, MAX_STACK)
-    for k in range(keep):
-        s.stack[k] = g3[k]
+    want = min(setup_tab[n_players, 7], MAX_STACK)
+    keep = 0
+    for k in range(n3):  # tiles out of play (ablation) keep the others' places and go to the box
+        if keep < want and tiles[pool[g3[k]], T_IN_PLAY]:
+            s.stack[keep] = g3[k]
+            keep += 1
+        else:
+            to_box(s, g3[k])
     s.stack_n = keep
     for k in range(keep):  # draw order: the top (last) first
         row = log_event(log, EV_STACK)
         if row >= 0:
             log[row, 1] = k
             log[row, 2] = s.stack[keep - 1 - k]
-    for k in range(keep, n3):
-        to_box(s, g3[k])
     # ---- generation 1: one starter of each module type per seat, the rest to the box
     g1_used = np.zeros(n_tiles, dtype=np.int8)
     for p in range(n_players):
