@@ -22,7 +22,8 @@ when it actually takes something off (a module that takes nothing is not used):
 
 Narrow arcs go before all-round ones so that the defender keeps the armour that covers more
 directions for later hits of the same turn (II.7 "automatic": the package picks for the
-defender); active defence comes last because it costs a token. Every module works once per turn
+defender; ``passive_trigger = defender_chooses`` would need an owner decision in the middle of a
+hit and is resolved the same way); active defence comes last because it costs a token. Every module works once per turn
 (``def_used``, reset by the rules driver at each turn start); a directionless hit is reduced
 only by ``all`` arcs and cover (II.6); an overheated passive module works unless
 ``passive_works_when_overheated`` is off (II.11; the same option governs the central armour).

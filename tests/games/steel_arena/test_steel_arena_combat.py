@@ -9,6 +9,7 @@ pending damage (and pending heat) instead of trophies. NOTES sections are cited 
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from pathlib import Path
 
@@ -20,8 +21,10 @@ from simlab.games.steel_arena import attacks, hits
 from simlab.games.steel_arena.codes import (
     EV_EXPLOSION,
     EV_HIT,
+    EV_PUSH_EFFECT,
     EV_REDUCE,
     EV_WATER_DESTROYED,
+    EV_WHIRL_EFFECT,
     HK_PRIMARY,
     LOG_WIDTH,
     OPT_REDUCTION,
@@ -587,7 +590,6 @@ def test_push_chain_limited():
         p = seat_of(rb["id"])
         assert list(rules.cell_qr(int(s["cell"][p]))) == rb["pos"] and s["facing"][p] == rb["facing"]
     assert pending(s, 3) == expected_damage(ex["damage"], 3)
-    from simlab.games.steel_arena.codes import EV_PUSH_EFFECT
     (pe,) = rows(log, EV_PUSH_EFFECT)
     assert list(pe[1:4]) == [1, 2, 2]
     assert int(s["st_pushes"][0]) == 1
@@ -661,7 +663,6 @@ def test_whirl_exposes_rear():
 
 def zero_central_armour(rules):
     """A ruleset copy whose side-B central module has no armour (see test_heat_f451)."""
-    import dataclasses
     robots = rules.robots.copy()
     robots[:, :, R_ARMOUR_VALUE] = 0
     return dataclasses.replace(rules, robots=robots)
@@ -880,3 +881,21 @@ def test_attack_chain_reaction():
     assert [int(r[3]) for r in ex] == [0, XC_CHAIN]
     # P2 at [0,1]: next to [0,0] and [1,0] -> 2; P3 at [2,-1]: next to [1,0] -> 1
     assert pending(s, 3) == [0, 2, 1]
+
+
+def test_heat_alone_sets_off_explosive():
+    """NOTES I.12.2 / I.9.5: heat alone (F451: damage 0, heat 6) sets off explosive terrain (cause heat);
+    the whirl effect is logged with its signed sectors."""
+    fx = fixture("attack-heat-f451", field=[{"cell": [-1, 0], "tile": "G2-T-LOVUSHKA"}])
+    rules, s_arr = build(fx)
+    s = s_arr[0]
+    log = fire(rules, s_arr, 0, "G3-A-F451", cell_param(rules, s_arr, 0, [-1, 0]))
+    (ex,) = rows(log, EV_EXPLOSION)
+    assert ex[3] == 1  # XC_HEAT
+    assert s["cell_tile"][cell(rules, [-1, 0])] == -1
+    # P1 adjacent (front: ФРОНТ М1 takes it), P2 at [0,0] adjacent from its rear; side B armour takes it
+    assert pending(s, 2) == [0, 0] and s["central_def_used"][1] == 1
+    rules, s_arr = build(BY_ID["attack-whirl-exposes-rear"])
+    log = fire(rules, s_arr, 0, "G3-A-SMERCH", robot_param(rules, s_arr, 0, 1, 5, 0))  # 2 clockwise
+    (we,) = rows(log, EV_WHIRL_EFFECT)
+    assert list(we[1:3]) == [1, -2] and s_arr[0]["facing"][1] == 1
