@@ -264,30 +264,26 @@ def game_end(s, reason: int, trigger: int, opts, log) -> None:
     Team mode: team trophies, then team modules; both team-mates get the team's rank.
     """
     n = s.n_players
-    keys = np.zeros((n, 2), dtype=np.int64)
-    rank = np.zeros(n, dtype=np.int64)
-    winner = np.zeros(n, dtype=np.int64)
+    rows = 2 if s.team else n  # team mode ranks the two teams, and each seat gets its team's rank
+    keys = np.zeros((rows, 2), dtype=np.int64)
+    rank = np.zeros(rows, dtype=np.int64)
+    winner = np.zeros(rows, dtype=np.int64)
     for p in range(n):
         if s.destroyed[p]:
             s.final_modules[p] = 0
         else:
             s.final_modules[p] = s.n_mods[p] + (1 if opts[OPT_TIE_CENTRAL] else 0)
-    for p in range(n):
-        if s.team:
-            for q in range(n):
-                if s.team_of[q] == s.team_of[p]:
-                    keys[p, 0] += s.n_trophies[q]
-                    keys[p, 1] += s.final_modules[q]
-        else:
-            keys[p, 0] = s.n_trophies[p]
-            keys[p, 1] = s.final_modules[p]
-    rank_seats(keys, n, rank, winner)
+        row = s.team_of[p] if s.team else p
+        keys[row, 0] += s.n_trophies[p]
+        keys[row, 1] += s.final_modules[p]
+    rank_seats(keys, rows, rank, winner)
     mask = 0
     nw = 0
     for p in range(n):
-        s.rank[p] = rank[p]
-        s.winner[p] = winner[p]
-        if winner[p]:
+        row = s.team_of[p] if s.team else p
+        s.rank[p] = rank[row]
+        s.winner[p] = winner[row]
+        if winner[row]:
             mask |= 1 << p
             nw += 1
     s.end_reason = reason

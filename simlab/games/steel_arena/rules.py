@@ -912,6 +912,12 @@ def py_setup(s_arr, seed, n_players, tiles, pool, robots, setup_tab, cells, nbr,
 
 
 @njit(cache=True)
+def py_legal(s_arr, tiles, pool, robots, setup_tab, cells, nbr, opts, legal) -> int:
+    """The legal actions of the position in ``s_arr[0]`` written to ``legal``; return how many."""
+    return legal_actions(s_arr[0], legal, tiles, pool, robots, setup_tab, cells, nbr, opts)
+
+
+@njit(cache=True)
 def py_step(s_arr, action, tiles, pool, robots, setup_tab, cells, nbr, opts, log, legal) -> int:
     """Apply ``action``; return the next decision's legal actions count (0 once the game is over)."""
     s = s_arr[0]
