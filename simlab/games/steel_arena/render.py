@@ -936,7 +936,8 @@ def log_to_events(rules: Any, log: np.ndarray) -> list[dict[str, Any]]:
                 "property": mkind, "central_side": ("AB"[side] if side in (0, 1) else side) if central else None,
                 "via": VIA_NAMES[v[4]] if 0 <= v[4] < len(VIA_NAMES) else v[4],
                 "after": "CENTRAL" if v[5] == -2 else nm(v[5]),
-                "overheated_before": bool(v[6]), "already_activated": bool(v[7]), "wear": bool(v[9]),
+                "overheated_before": bool(v[6]), "token_placed": not v[6], "already_activated": bool(v[7]),
+                "wear": bool(v[9]),
                 "action": v[11], "param": v[8],
                 "params": decode_params(rules, mkind, t, seat, side if side in (0, 1) else 0, v[8],
                                         tr.cell.get(seat), tr.facing.get(seat), tr.robot_at)
@@ -988,7 +989,7 @@ def log_to_events(rules: Any, log: np.ndarray) -> list[dict[str, Any]]:
         elif code == EV_REDUCE:
             slot = v[2]
             reductions.setdefault(v[1], []).append({
-                "slot": slot, "module": "CENTRAL" if slot == SLOT_CENTRAL else nm(v[3]),
+                "slot": None if slot < 0 else slot, "module": "CENTRAL" if slot == SLOT_CENTRAL else nm(v[3]),
                 "amount": v[4], "kind": REDUCTION_KINDS[v[5]] if 0 <= v[5] < len(REDUCTION_KINDS) else v[5]})
         elif code == EV_HIT:
             src, seat = v[1], v[5]
