@@ -560,19 +560,25 @@ def action_menu(rules: Any, rec: np.void, legal: list[int]) -> list[tuple[str, A
                 sub.append((text.split(": ", 1)[1] if ": " in text else text, a))
             if mkind == "attack" and len(sub) > 8:
                 sub = _group_attack(sub)
-        top.append((label, sub if len(sub) > 1 else sub[0][1]))
+        if len(sub) == 1 and not isinstance(sub[0][1], list):
+            top.append((f"{label}: {sub[0][0]}", sub[0][1]))
+        else:
+            top.append((label, sub))
     return top
 
 
 def _group_attack(sub: list[tuple[str, int]]) -> list[tuple[str, Any]]:
-    """Attack choices grouped by target (the part before the first comma), then effect and order."""
-    by: dict[str, list[tuple[str, int]]] = {}
+    """Attack choices grouped by target (cell index on the line and robot-or-cell), then effect and order."""
+    by: dict[int, list[tuple[str, int]]] = {}
+    heads: dict[int, str] = {}
     for text, a in sub:
-        head, _, rest = text.partition(", ")
-        by.setdefault(head, []).append((rest or "no effect", a))
+        key = decode_action(a)["param"] // 16
+        head, sep, rest = text.partition("], ")
+        heads.setdefault(key, head + ("]" if sep else ""))
+        by.setdefault(key, []).append((rest if sep else "no effect", a))
     out: list[tuple[str, Any]] = []
-    for head, items in by.items():
-        out.append((head, items if len(items) > 1 else items[0][1]))
+    for key, items in by.items():
+        out.append((heads[key], items) if len(items) > 1 else (f"{heads[key]}: {items[0][0]}", items[0][1]))
     return out
 
 

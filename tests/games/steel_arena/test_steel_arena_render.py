@@ -343,3 +343,16 @@ def test_fixture_robot_ids_are_seats() -> None:
     assert [render.robot_name(seat_of(f"P{k}")) for k in range(1, 5)] == ["P1", "P2", "P3", "P4"]
     rules, s_arr = position("rotate-os-m1")
     assert tile_id_of(rules, int(s_arr[0]["mods"][0, 0])) == "G1-A-PUSHKA-M1"
+
+
+def test_menu_groups_attack_by_target() -> None:
+    """Fixture attack-whirl-exposes-rear: СМЕРЧ's many whirl choices sit under one entry per target
+    (``shoot P2 at [0, 0]``), then sectors, sense and order (NOTES I.9.5: the attacker chooses
+    whirl amount, direction and damage before/after); every legal action is reachable once."""
+    rules, s_arr = position("attack-whirl-exposes-rear")
+    legal = legal_of(rules, s_arr)
+    menu = render.action_menu(rules, s_arr[0], legal)
+    assert sorted(leaves(menu)) == sorted(legal)
+    smerch = next(choice for label, choice in menu if label.startswith("СМЕРЧ"))
+    target = next(choice for label, choice in smerch if label.endswith("P2 at [0, 0]"))
+    assert isinstance(target, list) and any("effect before damage" in label for label, _ in target)
