@@ -12,7 +12,9 @@ stop for an owner's decision and carry on afterwards:
                       Destination: the active seat's trophy, or the box in one's own turn
                       (DR_OWN_TURN) and for a team-mate (DR_TEAM_MATE).
     ES_CHECK_DISCARDS end check (EV_END_CHECK); with ``batch_discards_then_check_end = false``
-                      the check also runs after each robot's discards
+                      the check also runs after each robot's discards. A start placement that set
+                      off terrain (``start_placement_triggers_terrain``) runs only these two steps
+                      (turn 0) and then goes on with the placement
     ES_PICKUP         E1: EV_END_STEP 1; the active robot takes the module tile it stands on
                       (terrain stays); it joins face down (expert: up), used (not activatable)
                       for the rest of this turn and, if defence, spent until the next turn
@@ -88,6 +90,7 @@ from simlab.games.steel_arena.state import (
     PH_DISCARD,
     PH_LIMIT,
     PH_OVER,
+    PH_PLACE,
 )
 
 log_event = bind(kernels.log_event)
@@ -252,6 +255,17 @@ def start_turn(s, p: int, log) -> None:
         log[row, 1] = s.turn
         log[row, 2] = p
     snapshot(s, log)
+
+
+@njit(cache=True)
+def after_placement(s, log) -> None:
+    """The next seat clockwise places its robot, or turn 1 starts with the first player."""
+    if s.n_placed >= s.n_players:
+        start_turn(s, s.first_player, log)
+    else:
+        s.phase = PH_PLACE
+        s.active = (s.active + 1) % s.n_players  # the seat that placed last (the actor may be a discarder)
+        s.actor = s.active
 
 
 # ---------------------------------------------------------------- game end
@@ -550,6 +564,9 @@ def run_end_phase(s, tiles, pool, opts, log) -> None:
             return
         elif st == ES_CHECK_DISCARDS:
             if end_check(s, opts, log):
+                return
+            if s.turn == 0:  # discards of a start placement that set off terrain
+                after_placement(s, log)
                 return
             s.end_step = ES_E2 if after else ES_PICKUP
         elif st == ES_PICKUP:

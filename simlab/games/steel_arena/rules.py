@@ -14,7 +14,12 @@ Phases (``state.PH_*``) and who decides (``s.actor``):
 
 - PH_PLACE: seats from the first player clockwise place their robots on an edge cell without a
   robot or obstacle (terrain allowed unless ``allow_terrain_start_cell = false``), any facing; the
-  module tile under the robot joins its modules (terrain: nothing, NOTES I.3.8).
+  module tile under the robot joins its modules (terrain: nothing, NOTES I.3.8). Placement sets
+  nothing off (II.16 default); with ``start_placement_triggers_terrain = true`` a robot placed on
+  explosive terrain sets it off (cause "stop"), and the damage is discarded at once as in E0 with
+  the placing seat as the active one (its own losses to the box, others' its trophies), then the
+  end check, then the placement goes on (water has nothing to cool at setup). Should no edge cell
+  be free, any free non-obstacle cell is offered.
 - PH_ACTIVE: cool all (``A_COOL``; legal when something is overheated, always with
   ``cool_always_legal``) or one activation. PH_CONTINUE (after a speed module or wear b): one
   more activation, or ``A_STOP``; no cooling (II.29).
@@ -76,6 +81,7 @@ from simlab.games.steel_arena.codes import (
     OPT_FIRST_SEAT0,
     OPT_LIMIT_NEW,
     OPT_ONLY_COOL_ABSORB,
+    OPT_PLACE_TRIGGERS,
     OPT_TEAM,
     OPT_TERRAIN_START,
     OPT_TOKEN_LIMIT,
@@ -89,6 +95,7 @@ from simlab.games.steel_arena.codes import (
     VIA_SPEED,
     VIA_WEAR_A,
     VIA_WEAR_B,
+    XC_STOP,
 )
 from simlab.games.steel_arena.data import (
     R_DAMAGE,
@@ -119,14 +126,17 @@ from simlab.games.steel_arena.data import (
     T_WHIRL,
 )
 from simlab.games.steel_arena.endphase import (
+    ES_DISCARDS,
+    after_placement,
     apply_discard,
     apply_limit,
     begin_end_phase,
     remove_slot,
     robot_at,
-    start_turn,
+    run_end_phase,
     to_box,
 )
+from simlab.games.steel_arena.hits import explode
 from simlab.games.steel_arena.movement import apply_move, apply_rotate, move_params, rotate_params
 from simlab.games.steel_arena.state import (
     MAX_CELLS,
@@ -507,6 +517,12 @@ def legal_actions(s, out, tiles, pool, robots, setup_tab, cells, nbr, opts) -> i
             for f in range(6):
                 out[n] = A_PLACE + c * 6 + f
                 n += 1
+        if n == 0:  # no edge cell free (a designer's field): any free cell without an obstacle
+            for c in range(s.n_cells):
+                if robot_at(s, c) < 0 and not _is_obstacle_cell(s, c, tiles, pool):
+                    for f in range(6):
+                        out[n] = A_PLACE + c * 6 + f
+                        n += 1
         return n
     if ph == PH_ACTIVE:
         if opts[OPT_COOL_ALWAYS] or any_overheated(s, s.active):
@@ -557,7 +573,7 @@ def legal_actions(s, out, tiles, pool, robots, setup_tab, cells, nbr, opts) -> i
 
 
 @njit(cache=True)
-def place(s, c, f, tiles, pool, log) -> None:
+def place(s, c, f, tiles, pool, robots, cells, nbr, opts, log) -> None:
     """PH_PLACE: the actor's robot on cell ``c`` facing ``f``; it takes the module tile there (I.3.7-8)."""
     p = s.actor
     s.cell[p] = c
@@ -586,11 +602,18 @@ def place(s, c, f, tiles, pool, log) -> None:
         log[row, 1] = p
         log[row, 2] = c
         log[row, 3] = got
-    if s.n_placed >= s.n_players:
-        start_turn(s, s.first_player, log)
-    else:
-        s.actor = (p + 1) % s.n_players
-        s.active = s.actor
+    if opts[OPT_PLACE_TRIGGERS]:
+        explode(s, c, XC_STOP, p, tiles, pool, robots, cells, nbr, opts, log)
+        for q in range(s.n_players):
+            s.pending_water[q] = 0  # nothing is overheated before the first turn
+        pending = False
+        for q in range(s.n_players):
+            pending = pending or s.pending_dmg[q] > 0
+        if pending:
+            s.end_step = ES_DISCARDS
+            run_end_phase(s, tiles, pool, opts, log)
+            return
+    after_placement(s, log)
 
 
 @njit(cache=True)
@@ -872,7 +895,7 @@ def apply_action(s, action, tiles, pool, robots, setup_tab, cells, nbr, opts, lo
     ph = s.phase
     if ph == PH_PLACE:
         k = action - A_PLACE
-        place(s, k // 6, k % 6, tiles, pool, log)
+        place(s, k // 6, k % 6, tiles, pool, robots, cells, nbr, opts, log)
     elif ph <= PH_CONTINUE:  # PH_ACTIVE or PH_CONTINUE
         if action == A_COOL:
             cool_all(s, log)

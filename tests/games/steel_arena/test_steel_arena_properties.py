@@ -29,7 +29,8 @@ CONFIGS = {
     "4p-limit40": (4, {"overheat_token_limit": 40}),
     "3p-expert-options": (3, {"mode": "expert", "discard_timing": "after_pickup", "single_value": "up_to",
                               "blocked_move": "stop_short", "only_cool_modules_absorb": False,
-                              "autocool_scope": "active_robot_only"}),
+                              "autocool_scope": "active_robot_only", "start_placement_triggers_terrain": True,
+                              "batch_discards_then_check_end": False, "destruction_check": "immediate"}),
 }
 
 

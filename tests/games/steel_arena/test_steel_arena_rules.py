@@ -833,3 +833,28 @@ def test_discard_is_owner_choice_and_forced_when_all():
     trophies = [tile_id_of(play.rules, int(i)) for i in play.s["trophies"][0, :2]]
     assert trophies == ["G2-A-LAZER", "G1-A-PUSHKA-M1"]
     assert play.s["phase"] == PH_ACTIVE and play.s["active"] == 1
+
+
+def test_placement_triggers_terrain_option():
+    """NOTES II.16: placement sets nothing off by default; with ``start_placement_triggers_terrain = true`` a robot
+    placed on ЛОВУШКА sets it off: its own losses go to the box, an adjacent robot's are the placer's trophies."""
+    starters = ["G1-A-PUSHKA-M1", "G1-M-SKOROKHOD-M1", "G1-R-OS-M1", "G1-D-FRONT-M1"]
+    fx = {"layout": "3p", "field": [{"cell": [-2, 0], "tile": "G2-T-LOVUSHKA"}],
+          "robots": [{"id": "P1", "modules": starters},
+                     {"id": "P2", "pos": [-1, 0], "facing": 0, "modules": [*starters, "G2-A-LAZER"]}]}
+    for trigger in (False, True):
+        play = Play(fx, {"start_placement_triggers_terrain": trigger})
+        s = play.s
+        s["phase"] = PH_PLACE
+        s["actor"] = s["active"] = s["first_player"] = 0
+        s["turn"] = 0
+        s["n_placed"] = 2  # P2 is placed; P3 takes no part
+        play.do(A_PLACE + play.cell([-2, 0]) * 6)
+        if not trigger:
+            assert s["phase"] == PH_ACTIVE and s["turn"] == 1 and s["cell_tile"][play.cell([-2, 0])] >= 0
+            continue
+        assert s["cell_tile"][play.cell([-2, 0])] == -1 and "G2-T-LOVUSHKA" in play.box()
+        assert s["phase"] == PH_DISCARD and s["actor"] == 0 and list(s["pending_dmg"][:2]) == [2, 1]
+        play.decide()
+        assert s["n_mods"][0] == 2 and s["n_mods"][1] == 4 and play.trophies(0) == 1
+        assert s["phase"] == PH_ACTIVE and s["turn"] == 1 and s["active"] == 0
