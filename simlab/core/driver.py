@@ -33,7 +33,7 @@ from simlab.core.game import Game
 from simlab.core.player import ResolvedPlayer
 from simlab.core.rng import derive_key
 
-TRACE_CAPACITY = 4096
+TRACE_CAPACITY = 4096  # the default of ``Game.trace_capacity``
 
 _LIMIT = threading.local()  # .seconds: the decision time limit set by decision_timeout()
 
@@ -211,7 +211,7 @@ def _play(game: Game, rules: Any, players: Sequence[ResolvedPlayer], seed: int, 
           on_step: Callable[[np.ndarray, int, int], None] | None,
           on_events: Callable[[list[dict[str, Any]]], None] | None, limiter: _Limiter) -> GameRecord:
     n = len(players)
-    log = game.new_log(TRACE_CAPACITY if record_events else 0)
+    log = game.new_log(game.trace_capacity if record_events else 0)
     state, legal = game.new_game(rules, seed, log)
     if instances is None:
         instances = [None if p.compiled else _make(p, seat, seed) for seat, p in enumerate(players)]

@@ -56,6 +56,7 @@ class Game(ABC):
     ladder_players: tuple[str, ...] = ()  # ``simlab ladder``'s default players, weakest first
     report_notebook: str | None = None  # the notebook ``simlab report`` executes on the game's runs
     bool_columns: frozenset[str] = frozenset()  # integer result columns stored as booleans
+    trace_capacity: int = 4096  # event-log rows one recorded game may need (``play --trace``, ``replay``)
     position_columns: tuple[str, ...] | None = None  # seat columns naming a start position (None: categorical)
     # Columns the game metrics read, by standard name: "first_player" (a boolean seat column: the
     # seat that moved first), "turns" (a games column: the game's length), "round_vp" (seat

@@ -101,9 +101,11 @@ def fixture_position(rules: SteelArenaRules, fixture: dict[str, Any],
     s["cell"][:] = -1
     s["mods"][:] = -1
     s["mod_type"][:] = -1
+    listed = set()
     for entry in fixture.get("field", []):
+        listed.add(rules.cell_index(*entry["cell"]))
         if not entry.get("tile"):
-            continue
+            continue  # listed as empty
         c = rules.cell_index(*entry["cell"])
         inst = alloc.take(entry["tile"])
         _lay(rules, s, c, inst, expert)
@@ -133,7 +135,7 @@ def fixture_position(rules: SteelArenaRules, fixture: dict[str, Any],
             s["tokens"] += 1
     if fixture.get("unlisted_cells") == "module tiles":
         for c in range(n_cells):
-            if s["cell_tile"][c] < 0 and c not in [int(x) for x in s["cell"][: rules.n_players]]:
+            if c not in listed and c not in [int(x) for x in s["cell"][: rules.n_players]]:
                 _lay(rules, s, c, alloc.take_any(3), expert)
     for rid, count in fixture.get("trophies_before", {}).items():
         p = seat_of(rid)
