@@ -33,8 +33,6 @@ from simlab.core.game import Game
 from simlab.core.player import ResolvedPlayer
 from simlab.core.rng import derive_key
 
-TRACE_CAPACITY = 4096  # the default of ``Game.trace_capacity``
-
 _LIMIT = threading.local()  # .seconds: the decision time limit set by decision_timeout()
 
 

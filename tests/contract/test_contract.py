@@ -185,7 +185,7 @@ def test_a_game_replays_from_its_seed_and_actions(game):
     seed = game.game_seed(21, 0)
     rec = play_game(game, rules, players, seed, record_events=True,
                     on_step=lambda state, seat, action: actions.append(action))
-    log = game.new_log(4096)
+    log = game.new_log(game.trace_capacity)
     state, legal = game.new_game(rules, seed, log)
     for action in actions:
         assert action in legal.tolist()

@@ -1,4 +1,8 @@
-"""Steel Arena (foundation, not registered yet): the data files, their validated loader and the
-data-variant declaration. The game object (``GAME``), its rules kernels and players come later;
-until then the package defines no ``GAME``, so game discovery skips it and ``simlab games``
-does not list it."""
+"""Steel Arena: registration of the game (name, player counts, options, players)."""
+
+from simlab.core.game import register
+from simlab.games.steel_arena.game import SteelArenaGame
+
+GAME = register(SteelArenaGame())
+
+__all__ = ["GAME"]

@@ -232,6 +232,7 @@ class SteelArenaGame(CompiledGame):
     ladder_players = ("random", "collector", "sniper", "brawler", "search")
     report_notebook = "steel_arena_balance.ipynb"
     bool_columns = BOOL_COLUMNS
+    trace_capacity = 1 << 16  # a snapshot at every turn start: about 80 log rows a turn
     position_columns = ()  # robots choose their start cells: no dealt start positions
     standard_columns = {"first_player": "first_player", "turns": "turns"}  # noqa: RUF012
 

@@ -439,6 +439,7 @@ def activation_actions(s, out, n, tiles, pool, robots, cells, nbr, opts) -> int:
     lim = opts[OPT_TOKEN_LIMIT]
     if lim > 0 and s.tokens >= lim:
         return n
+    n0 = n
     first = s.n_activations == 0
     for slot in range(s.n_mods[p]):
         if s.used[p, slot]:
@@ -465,6 +466,7 @@ def activation_actions(s, out, n, tiles, pool, robots, cells, nbr, opts) -> int:
                         base, out, n, tiles, pool, cells, nbr, opts)
         base = A_ACT + (SLOT_C_ROTATE * 2) * PARAM_SPAN
         n = rotate_params(s, p, robots[p, side, R_ROTATE_MIN], robots[p, side, R_ROTATE_MAX], base, out, n, opts)
+    out[n0:n].sort()  # the enumerators append by module and kind; actions are listed ascending
     return n
 
 
