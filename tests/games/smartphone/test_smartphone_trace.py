@@ -84,7 +84,7 @@ def _all(traces, kind: str) -> list[tuple[list[dict], dict]]:
 
 def _doc_rows() -> dict[str, str]:
     text = DOC.read_text()
-    section = text.split("## Smartphone Inc. events", 1)[1]
+    section = text.split("## Smartphone Inc. events", 1)[1].split("\n## ", 1)[0]  # up to the next game's section
     return {m.group(1): m.group(2) for m in re.finditer(r"^\| `(\w+)` \| (.*) \|$", section, re.M)}
 
 
