@@ -170,7 +170,7 @@ BUILTIN_PLAYERS: dict[str, BuiltinPlayer] = {
     "search": BuiltinPlayer(
         "search",
         KIND_SEARCH,
-        {"playouts": 8.0, "candidates": 6.0, "depth": 2.0, "module_weight": 0.1, "win_bonus": 3.0},
+        {"playouts": 8.0, "candidates": 6.0, "depth": 2.0, "module_weight": 0.1, "win_bonus": 3.0, "leaf_weight": 1.0},
         "determinized Monte Carlo over its activations: the brawler's best candidates, each played "
         "out a few turns (brawler for every seat) on copies where unseen tiles are re-dealt",
         {
@@ -179,6 +179,8 @@ BUILTIN_PLAYERS: dict[str, BuiltinPlayer] = {
             "depth": "turns per playout, counting the current one (2: this turn and the next seat's)",
             "module_weight": "weight of the module count difference in a playout's score",
             "win_bonus": "added to a playout's score for a game won in it (subtracted for one lost)",
+            "leaf_weight": "weight of the brawler's evaluation of the final position (less its trophy part; "
+                           "+-100 for a game won or lost)",
         },
     ),
 }
@@ -216,6 +218,7 @@ N_W = 19
 WIN_SCORE = 100.0  # a won (lost) game in the evaluation
 END_SCORE = 30.0  # a game the projected trophies end at once
 STALL_TURNS = 40  # after this many turns per seat the heuristics stop fighting and collect (games end)
+STALL_PULL = 2.0  # ... valuing each tile the generation-3 stack loses (pickups refill from it) this much
 
 
 # ---------------------------------------------------------------- small helpers
@@ -519,8 +522,8 @@ def evaluate(g, p: int, w, tiles, pool, robots, cells, nbr, opts) -> float:
     total, _ = _module_sum(g, p, tiles, pool)
     v += w[W_MOD] * total
     v -= w[W_TOKEN] * _tokens(g, p, tiles, pool)
-    if g.phase == PH_CONTINUE and g.actor == p:
-        v += w[W_CONT]
+    if g.turn > STALL_TURNS * g.n_players:
+        v -= STALL_PULL * g.stack_n  # a long game: every tile drawn brings its end closer
     if not _on_field(g, p):
         return v
     c0 = g.cell[p]
@@ -618,7 +621,6 @@ def heuristic_weights(kind: int, params, w) -> None:
     w[W_TOKEN] = 0.1
     w[W_TILE] = 0.2
     w[W_MINRANGE] = 1.0
-    w[W_CONT] = 0.15
     w[W_FACE] = 0.5
     w[W_CENTRE] = 0.2
     w[W_START_MODULE] = 0.3
@@ -992,6 +994,7 @@ def search_action(params, s_arr, legal, n_legal: int, tiles, pool, robots, setup
     depth = max(1, int(params[2]))
     mod_w = params[3]
     win_bonus = params[4]
+    leaf_w = params[5]
     heuristic_weights(KIND_BRAWLER, bparams, w)
     score_actions(w, s_arr, legal, n_legal, tiles, pool, robots, setup_tab, cells, nbr, opts,
                   base, work, log, scores, buf, True)
@@ -1019,7 +1022,11 @@ def search_action(params, s_arr, legal, n_legal: int, tiles, pool, robots, setup
             apply_action(g, cands[ci], tiles, pool, robots, setup_tab, cells, nbr, opts, log)
             _playout(g_arr, stop_turn, tiles, pool, robots, setup_tab, cells, nbr, opts,
                      legal2, base, work, log, scores2, buf, w, bparams)
-            totals[ci] += _outcome(g, p, mod_w, win_bonus)
+            v = _outcome(g, p, mod_w, win_bonus)
+            if leaf_w != 0.0:  # (a finished game: +-WIN_SCORE)
+                mine, other = _team_trophies(g, p)
+                v += leaf_w * (evaluate(g, p, w, tiles, pool, robots, cells, nbr, opts) - (mine - other))
+            totals[ci] += v
     best = 0
     for i in range(1, n_cand):
         if totals[i] > totals[best] + 1e-9:
