@@ -46,6 +46,7 @@ from simlab.games.steel_arena.codes import (
     OPT_TEAM_TROPHIES_TO_END,
     OPT_TROPHIES_TO_END,
     PARAM_SPAN,
+    SLOT_C_ATTACK,
     SLOT_CENTRAL,
 )
 from simlab.games.steel_arena.data import (
@@ -218,6 +219,7 @@ N_W = 19
 WIN_SCORE = 100.0  # a won (lost) game in the evaluation
 END_SCORE = 30.0  # a game the projected trophies end at once
 STALL_TURNS = 40  # after this many turns per seat the heuristics stop fighting and collect (games end)
+POINTLESS = -1e17  # the score of an action not worth scoring
 STALL_PULL = 2.0  # ... valuing each tile the generation-3 stack loses (pickups refill from it) this much
 
 
@@ -407,6 +409,28 @@ def _attack_reach(s, p: int, only: int, dl: int, dmg: int, heat: int, min_range:
 @njit(cache=True)
 def _best_ready_attack(s, p: int, only: int, min_range: int, heat_w: float, tiles, pool, robots, nbr, opts) -> float:
     """The best value among robot p's token-free attacks (modules and the central module)."""
+    # most positions have no target in reach: one walk along the line (and the sweep's side cells) first
+    c0 = s.cell[p]
+    f = s.facing[p]
+    found = False
+    c = nbr[c0, f]
+    k = 1
+    while c >= 0:
+        q = _robot_at(s, c)
+        if q >= 0 and k >= min_range and _is_enemy(s, p, q) and (only < 0 or q == only):
+            found = True
+            break
+        c = nbr[c, f]
+        k += 1
+    if not found and min_range <= 1:
+        for dirn in ((f + 1) % 6, (f + 5) % 6):
+            c = nbr[c0, dirn]
+            if c >= 0:
+                q = _robot_at(s, c)
+                if q >= 0 and _is_enemy(s, p, q) and (only < 0 or q == only):
+                    found = True
+    if not found:
+        return 0.0
     best = 0.0
     if s.central_heat[p] == 0:
         side = s.side[p]
@@ -882,6 +906,35 @@ def place_action(s, w, legal, n_legal: int, tiles, pool, robots, cells, nbr, opt
 
 
 @njit(cache=True)
+def _pointless(s, p: int, a: int, tiles, pool, nbr) -> bool:
+    """An attack on a cell with no terrain and no splash: it hits nothing (module tiles on the field and
+    empty cells ignore hits, NOTES I.10.6), so it is a pass that costs a token; not scored."""
+    if a < A_ACT:
+        return False
+    x = a - A_ACT
+    slot = x // PARAM_SPAN // 2
+    param = x % PARAM_SPAN
+    if slot == SLOT_C_ATTACK:
+        splash = 0
+    elif slot < SLOT_C_ATTACK and s.mod_type[p, slot] == TY_ATTACK:
+        splash = tiles[pool[s.mods[p, slot]], T_SPLASH]
+    else:
+        return False
+    if splash > 0 or (param // 16) % 2 == 0:
+        return False
+    t = param // 32
+    f = s.facing[p]
+    c = nbr[s.cell[p], f]
+    for _ in range(t):
+        if c < 0:
+            break
+        c = nbr[c, f]
+    if c < 0:
+        return True
+    return s.cell_tile[c] < 0 or s.cell_type[c] != TY_TERRAIN
+
+
+@njit(cache=True)
 def score_actions(w, s_arr, legal, n_legal: int, tiles, pool, robots, setup_tab, cells, nbr, opts,
                   base, work, log, scores, buf, resample: bool) -> int:
     """Score every legal action of the active seat (PH_ACTIVE / PH_CONTINUE) by applying it to a copy
@@ -891,14 +944,18 @@ def score_actions(w, s_arr, legal, n_legal: int, tiles, pool, robots, setup_tab,
     p = s.actor
     base[0] = s_arr[0]
     b = base[0]
-    if resample:
-        rekey(b, next_u64(s, STREAM_SEAT0 + p))
+    if resample:  # (a one-ply look draws from no other stream: only the seat's own is re-keyed)
+        b.rng_key[STREAM_SEAT0 + p] = next_u64(s, STREAM_SEAT0 + p)
+        b.rng_ctr[STREAM_SEAT0 + p] = 0
         determinize(b, p, tiles, pool, setup_tab, buf)
     best = 0
-    best_v = -1e18
+    best_v = POINTLESS
     n_best = 0
     cool_pass = _tokens(s, p, tiles, pool) == 0
     for i in range(n_legal):
+        if _pointless(s, p, legal[i], tiles, pool, nbr):
+            scores[i] = POINTLESS
+            continue
         work[0] = base[0]
         g = work[0]
         apply_action(g, legal[i], tiles, pool, robots, setup_tab, cells, nbr, opts, log)
@@ -1001,6 +1058,12 @@ def search_action(params, s_arr, legal, n_legal: int, tiles, pool, robots, setup
     if n_cand <= 0 or n_cand > n_legal:
         n_cand = n_legal
     order = np.argsort(-scores[:n_legal])
+    n_scored = 0
+    for i in range(n_legal):
+        if scores[i] > POINTLESS:
+            n_scored += 1
+    if n_cand > n_scored:
+        n_cand = max(n_scored, 1)
     cands = np.empty(n_cand, dtype=np.int64)
     for i in range(n_cand):
         cands[i] = legal[order[i]]
