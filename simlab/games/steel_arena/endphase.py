@@ -75,6 +75,7 @@ from simlab.games.steel_arena.codes import (
     OPT_TEAM_TROPHIES_TO_END,
     OPT_TIE_CENTRAL,
     OPT_TROPHIES_TO_END,
+    OPT_TURN_LIMIT,
 )
 from simlab.games.steel_arena.data import T_AUTOCOOL, T_TYPE
 from simlab.games.steel_arena.state import (
@@ -83,6 +84,7 @@ from simlab.games.steel_arena.state import (
     END_NONE,
     END_TEAM_TROPHIES,
     END_TROPHIES,
+    END_TURN_LIMIT,
     M_LIMIT,
     MAX_PICKUPS,
     MAX_PLAYERS,
@@ -610,6 +612,9 @@ def run_end_phase(s, tiles, pool, opts, log) -> None:
             if row >= 0:
                 log[row, 1] = s.turn
                 log[row, 2] = s.active
+            if opts[OPT_TURN_LIMIT] > 0 and s.turn >= opts[OPT_TURN_LIMIT]:  # the simulator's safeguard
+                game_end(s, END_TURN_LIMIT, -1, opts, log)
+                return
             start_turn(s, next_seat(s, s.active), log)
             return
 

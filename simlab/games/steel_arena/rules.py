@@ -353,12 +353,15 @@ def setup(s, seed, n_players, tiles, pool, robots, setup_tab, cells, nbr, opts, 
     shuffle(s, STREAM_SETUP, g3, n3)
     want = min(setup_tab[n_players, 7], MAX_STACK)
     keep = 0
+    kept = np.empty(n3, dtype=np.int64)
     for k in range(n3):  # tiles out of play (ablation) keep the others' places and go to the box
         if keep < want and tiles[pool[g3[k]], T_IN_PLAY]:
-            s.stack[keep] = g3[k]
+            kept[keep] = g3[k]
             keep += 1
         else:
             to_box(s, g3[k])
+    for k in range(keep):  # drawn in shuffled order: the top (last) is the first kept, so a tile out of
+        s.stack[keep - 1 - k] = kept[k]  # play shifts only the draws after its place, and the extra goes last
     s.stack_n = keep
     for k in range(keep):  # draw order: the top (last) first
         row = log_event(log, EV_STACK)

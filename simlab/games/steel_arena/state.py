@@ -69,7 +69,8 @@ END_TROPHIES = 1
 END_DESTROYED = 2
 END_GEN3 = 3
 END_TEAM_TROPHIES = 4
-END_REASONS = ("none", "trophies", "destroyed", "gen3_exhausted", "team_trophies")
+END_TURN_LIMIT = 5  # the simulator's safeguard (option turn_limit), not a rulebook end
+END_REASONS = ("none", "trophies", "destroyed", "gen3_exhausted", "team_trophies", "turn_limit")
 
 # ---- random streams
 STREAM_SETUP = 0
