@@ -407,27 +407,26 @@ def _attack_reach(s, p: int, only: int, dl: int, dmg: int, heat: int, min_range:
 
 
 @njit(cache=True)
-def _best_ready_attack(s, p: int, only: int, min_range: int, heat_w: float, tiles, pool, robots, nbr, opts) -> float:
+def _best_ready_attack(s, p: int, only: int, min_range: int, heat_w: float, tiles, pool, robots, cells, nbr,
+                       opts) -> float:
     """The best value among robot p's token-free attacks (modules and the central module)."""
-    # most positions have no target in reach: one walk along the line (and the sweep's side cells) first
+    # most positions have no target in reach: check the enemies' cells against the ray (and the
+    # sweep's side cells) before walking the line for each attack
     c0 = s.cell[p]
     f = s.facing[p]
     found = False
-    c = nbr[c0, f]
-    k = 1
-    while c >= 0:
-        q = _robot_at(s, c)
-        if q >= 0 and k >= min_range and _is_enemy(s, p, q) and (only < 0 or q == only):
+    for q in range(s.n_players):
+        if not _is_enemy(s, p, q) or (only >= 0 and q != only) or not _on_field(s, q):
+            continue
+        dq = cells[s.cell[q], 0] - cells[c0, 0]
+        dr = cells[s.cell[q], 1] - cells[c0, 1]
+        k = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+        if k >= min_range and dq == k * DIRECTIONS[f, 0] and dr == k * DIRECTIONS[f, 1]:
             found = True
             break
-        c = nbr[c, f]
-        k += 1
-    if not found and min_range <= 1:
-        for dirn in ((f + 1) % 6, (f + 5) % 6):
-            c = nbr[c0, dirn]
-            if c >= 0:
-                q = _robot_at(s, c)
-                if q >= 0 and _is_enemy(s, p, q) and (only < 0 or q == only):
+        if k == 1 and min_range <= 1:
+            for dirn in ((f + 1) % 6, (f + 5) % 6):
+                if dq == DIRECTIONS[dirn, 0] and dr == DIRECTIONS[dirn, 1]:
                     found = True
     if not found:
         return 0.0
@@ -568,7 +567,7 @@ def evaluate(g, p: int, w, tiles, pool, robots, cells, nbr, opts) -> float:
         if dist == 1:
             n_adj += 1
         if w[W_EXPOSE] != 0.0:
-            expose += _best_ready_attack(g, q, p, 1, w[W_HEAT], tiles, pool, robots, nbr, opts)
+            expose += _best_ready_attack(g, q, p, 1, w[W_HEAT], tiles, pool, robots, cells, nbr, opts)
     w_tile = w[W_TILE]
     if near_q >= 0 and (g.turn > STALL_TURNS * g.n_players
                         or not _can_hurt(g, p, near_q, tiles, pool, robots, cells, opts)):
@@ -581,7 +580,8 @@ def evaluate(g, p: int, w, tiles, pool, robots, cells, nbr, opts) -> float:
         v -= w[W_APPROACH] * near
     v -= w[W_ADJ] * n_adj + w[W_EXPOSE] * expose
     if w[W_AIM] != 0.0:
-        v += w[W_AIM] * _best_ready_attack(g, p, -1, int(w[W_MINRANGE]), w[W_HEAT], tiles, pool, robots, nbr, opts)
+        v += w[W_AIM] * _best_ready_attack(g, p, -1, int(w[W_MINRANGE]), w[W_HEAT], tiles, pool, robots, cells, nbr,
+                                           opts)
     inst = g.cell_tile[c0]
     if inst >= 0:
         if g.cell_type[c0] == TY_TERRAIN:
@@ -595,11 +595,11 @@ def evaluate(g, p: int, w, tiles, pool, robots, cells, nbr, opts) -> float:
         for c in range(g.n_cells):
             if c == c0 or g.cell_tile[c] < 0 or g.cell_type[c] == TY_TERRAIN:
                 continue
-            if _robot_at(g, c) >= 0:
-                continue
             x = 1.0 / _hex_distance(cells, c0, c)
             if c == nbr[c0, g.facing[p]]:
                 x = 2.0  # straight ahead: one move away
+            if x <= best or _robot_at(g, c) >= 0:
+                continue
             if x > best:
                 best = x
                 tile_c = c
@@ -907,16 +907,24 @@ def place_action(s, w, legal, n_legal: int, tiles, pool, robots, cells, nbr, opt
 
 @njit(cache=True)
 def _pointless(s, p: int, a: int, tiles, pool, nbr) -> bool:
-    """An attack on a cell with no terrain and no splash: it hits nothing (module tiles on the field and
-    empty cells ignore hits, NOTES I.10.6), so it is a pass that costs a token; not scored."""
+    """Actions a one-ply look need not score: an attack on a cell with no terrain and no splash (module
+    tiles and empty cells ignore hits, NOTES I.10.6: a pass that costs a token); the wear rule (b) on a
+    token-free module (the same action without wear, less the module: the look does not value the
+    further activation)."""
     if a < A_ACT:
         return False
     x = a - A_ACT
     slot = x // PARAM_SPAN // 2
+    wear = (x // PARAM_SPAN) % 2
     param = x % PARAM_SPAN
     if slot == SLOT_C_ATTACK:
         splash = 0
-    elif slot < SLOT_C_ATTACK and s.mod_type[p, slot] == TY_ATTACK:
+    elif slot < SLOT_C_ATTACK:
+        t = s.mod_type[p, slot]
+        if wear and s.heat[p, slot] == 0:
+            return True
+        if t != TY_ATTACK:
+            return False
         splash = tiles[pool[s.mods[p, slot]], T_SPLASH]
     else:
         return False
