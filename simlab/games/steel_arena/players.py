@@ -808,13 +808,14 @@ def owner_action(s, legal, n_legal: int, tiles, pool) -> int:
             continue
         slot = a - A_PICK
         if ph == PH_HEAT:
-            # cheapest token first: shed at once (auto-cool, passive) costs nothing
-            if slot != SLOT_CENTRAL and (tiles[pool[s.mods[p, slot]], T_AUTOCOOL]
-                                         or tiles[pool[s.mods[p, slot]], T_PASSIVE]):
-                v = -0.01 * module_value(tiles, pool[s.mods[p, slot]])
+            # cheapest token first: one shed at once (auto-cool, passive) or put on a module already
+            # overheated (when the options allow it) costs nothing; else the least valuable module
+            if slot == SLOT_CENTRAL:
+                v = 0.0 if s.central_heat[p] else -_VW[VW_CENTRAL]
             else:
-                v = _slot_value(s, p, slot, tiles, pool)
-            v = -v
+                d = pool[s.mods[p, slot]]
+                free = s.heat[p, slot] or tiles[d, T_AUTOCOOL] or tiles[d, T_PASSIVE]
+                v = 0.0 if free else -module_value(tiles, d)
         elif ph == PH_WATER:
             hot = s.central_heat[p] if slot == SLOT_CENTRAL else s.heat[p, slot]
             if not hot:

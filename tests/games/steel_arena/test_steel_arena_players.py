@@ -227,3 +227,46 @@ def test_search_beats_the_heuristics(rules2, opponent, at_least):
     the thresholds leave a margin of about 7-14 games below those numbers."""
     wins, losses = _match(rules2, "search", opponent, 100, 7000, quick=False)
     assert wins > losses and wins >= at_least, (wins, losses)
+
+
+def test_owner_policy_on_f451_example():
+    """examples.toml ``attack-heat-f451`` (NOTES I.9.5, II.9, II.10): the owner absorbs heat while it
+    can (all 4 modules and the central one, as in the example), first on the passive ФРОНТ М1 (its token
+    is shed at once), then the least valuable, the central module last; it then discards its least
+    valuable module at E0 (I.11.4)."""
+    import tomllib
+    from pathlib import Path
+
+    from simlab.games.steel_arena.codes import A_ACT, A_NONE, A_PICK, PARAM_SPAN, SLOT_CENTRAL
+    from simlab.games.steel_arena.players import KIND_BRAWLER, module_value
+    from simlab.games.steel_arena.positions import fixture_position
+
+    examples = tomllib.loads((Path(__file__).parent / "examples.toml").read_text())["example"]
+    fixture = next(e for e in examples if e["id"] == "attack-heat-f451")
+    rules, s_arr = fixture_position(default_ruleset(3), fixture)
+    args = rules.args
+    s = s_arr[0]
+    legal = np.empty(MAX_ACTIONS, dtype=np.int64)
+    n = legal_actions(s, legal, *args)
+    f451 = next(int(a) for a in legal[:n] if a >= A_ACT and (a - A_ACT) // PARAM_SPAN == 4 * 2
+                and ((a - A_ACT) % PARAM_SPAN // 16) % 2 == 0)
+    apply_action(s, f451, *args, new_log(0))
+    picks = []
+    while int(s["phase"]) == PH_HEAT:
+        assert int(s["actor"]) == 1
+        n = legal_actions(s, legal, *args)
+        a = int(choose_action(KIND_BRAWLER, DEFAULT_PARAMS[KIND_BRAWLER], s_arr, legal, n, *args))
+        assert a != A_NONE or n == 1  # never refuses while a module can take a token
+        picks.append(a - A_PICK)
+        apply_action(s, a, *args, new_log(0))
+    assert picks == [3, 1, 2, 0, SLOT_CENTRAL]  # ФРОНТ М1 (shed), СКОРОХОД, ОСЬ, ПУШКА, central
+    # E0: the damage is paid with the least valuable module
+    while int(s["phase"]) != PH_DISCARD and not s["over"]:
+        n = legal_actions(s, legal, *args)
+        apply_action(s, int(choose_action(KIND_BRAWLER, DEFAULT_PARAMS[KIND_BRAWLER], s_arr, legal, n, *args)),
+                     *args, new_log(0))
+    assert int(s["phase"]) == PH_DISCARD and int(s["discard_seat"]) == 1
+    n = legal_actions(s, legal, *args)
+    a = int(choose_action(KIND_BRAWLER, DEFAULT_PARAMS[KIND_BRAWLER], s_arr, legal, n, *args))
+    values = [module_value(rules.tiles, int(rules.pool[s["mods"][1][m]])) for m in range(int(s["n_mods"][1]))]
+    assert values[a - A_PICK] == min(values)
