@@ -20,7 +20,16 @@ stop) is applied to a copy of the state and the resulting position is scored for
 (``evaluate``). The copy is *determinized* first: what the seat has not seen (face-down field
 tiles, the generation-3 stack, the other robots' unrevealed modules, the tiles boxed unseen at
 setup) is re-dealt among those places, each keeping its visible type, with draws from the seat's
-own stream, so no player reads hidden tiles. The scores differ only in their weights.
+own stream, so no player reads hidden tiles. The scores differ only in their weights: trophies and
+the damage and heat pending on enemies, the value of the own modules, overheat tokens carried,
+distance to the nearest enemy, the damage its ready attacks could deal from where it ends (and the
+enemies' at it), neighbours, cover, module tiles nearby, facing. Attacks that hit nothing (a cell
+without terrain, no splash) and the wear rule (b) on a token-free module are not scored.
+
+**Games must end** (the rulebook has no turn limit): a heuristic that cannot hurt the nearest enemy
+from its side (armour) goes collecting instead, cooling with nothing to cool costs ``W_PASS``, and
+after ``STALL_TURNS`` turns per seat every tile the generation-3 stack loses is worth ``STALL_PULL``,
+so pickups run the stack down to the game's end.
 
 **Search** runs determinized playouts of a few turns (brawler for every seat) for its best
 candidates; it touches only copies, and draws only from its own seat's stream.
