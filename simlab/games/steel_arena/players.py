@@ -764,13 +764,44 @@ def determinize(g, p: int, tiles, pool, setup_tab, buf) -> None:
             n += 1
     # group the places by type (row 5: positions, type by type), then Fisher-Yates within each group
     stream = STREAM_SEAT0 + p
-    at = 0
+    start0 = 0
+    start1 = 0
+    start2 = 0
+    start3 = 0
+    start4 = 0
+    for i in range(n):  # counting sort, stable: group t holds its places in ascending order
+        t = buf[4, i]
+        if t == 0:
+            start1 += 1
+        if t <= 1:
+            start2 += 1
+        if t <= 2:
+            start3 += 1
+        if t <= 3:
+            start4 += 1
+    ends = (start1, start2, start3, start4, n)
+    starts = (start0, start1, start2, start3, start4)
+    fill0, fill1, fill2, fill3, fill4 = starts
+    for i in range(n):
+        t = buf[4, i]
+        if t == 0:
+            buf[5, fill0] = i
+            fill0 += 1
+        elif t == 1:
+            buf[5, fill1] = i
+            fill1 += 1
+        elif t == 2:
+            buf[5, fill2] = i
+            fill2 += 1
+        elif t == 3:
+            buf[5, fill3] = i
+            fill3 += 1
+        else:
+            buf[5, fill4] = i
+            fill4 += 1
     for t in range(5):
-        first = at
-        for i in range(n):
-            if buf[4, i] == t:
-                buf[5, at] = i
-                at += 1
+        first = starts[t]
+        at = ends[t]
         for i in range(at - first - 1, 0, -1):
             j = below(next_u64(g, stream), i + 1)
             x = buf[5, first + i]
