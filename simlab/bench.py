@@ -13,7 +13,7 @@ from rich.table import Table
 
 from simlab.core.driver import play_game
 from simlab.core.game import get_game
-from simlab.core.player import Player, resolve_players
+from simlab.core.player import Player, parse_player_spec, resolve_players
 from simlab.core.rng import game_seeds
 from simlab.play import compile_notice, needs_compiling, play_batch
 
@@ -103,7 +103,8 @@ def run_bench(game_name: str, games: int, driver_games: int, mc_games: int, cons
     mixes = bench_mixes(game_name)
     advance = progress(f"{game_name} bench", len(mixes) + 1) if progress else (lambda: None)
     for mix in mixes:
-        heavy = any(p.startswith("mc") for p in mix)
+        builtin = g.builtin_players()
+        heavy = any(getattr(builtin.get(parse_player_spec(p).name), "slow", False) for p in mix)
         n_compiled = mc_games if heavy else games
         n_driver = max(2, mc_games // 10) if heavy else driver_games
         play_batch(g, mix, 20, seed=12345)  # compile / load the cache

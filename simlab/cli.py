@@ -423,7 +423,7 @@ def ladder(
     players: Annotated[str | None, typer.Option(
         "--players", "-p", help="comma-separated player specs (default: the game's ladder)")] = None,
     games: Annotated[int, typer.Option("--games", "-n", help="seeds per pair (each played both ways)")] = 2000,
-    slow_games: Annotated[int, typer.Option("--slow-games", help="seeds per pair involving mc")] = 150,
+    slow_games: Annotated[int, typer.Option("--slow-games", help="seeds per pair with a search player")] = 150,
     seed: SeedOpt = 0,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
 ) -> None:
@@ -440,8 +440,11 @@ def ladder(
     check_labels(resolved)
     pairs = [(a, b) for i, a in enumerate(resolved) for b in resolved[:i]]
 
+    builtin = g.builtin_players()
+
     def seeds(a: Any, b: Any) -> int:
-        return slow_games if "mc" in (parse_player_spec(a.spec).name, parse_player_spec(b.spec).name) else games
+        slow = any(getattr(builtin.get(parse_player_spec(x.spec).name), "slow", False) for x in (a, b))
+        return slow_games if slow else games
 
     if pairs:
         warm_up(g, list(pairs[0]), announce=_announce)
@@ -472,7 +475,7 @@ def bench(
     game: Annotated[str, typer.Argument(help="game to benchmark (`simlab games` lists them)")],
     games: Annotated[int, typer.Option("--games", "-n", help="games per compiled mix")] = 100_000,
     driver_games: Annotated[int, typer.Option("--driver-games", help="games per mix through the driver")] = 300,
-    mc_games: Annotated[int, typer.Option("--mc-games", help="games for mixes with the mc player")] = 200,
+    mc_games: Annotated[int, typer.Option("--mc-games", help="games for mixes with a search player")] = 200,
     runner: Annotated[bool, typer.Option("--runner", help="benchmark the experiment runner instead")] = False,
     runner_games: Annotated[int, typer.Option("--runner-games", help="games per runner measurement")] = 1_000_000,
     memory_games: Annotated[int, typer.Option("--memory-games", help="games for the peak-memory run (0: skip)")] = 0,

@@ -40,6 +40,7 @@ class BuiltinPlayer:
     params: dict[str, float]
     description: str
     param_help: dict[str, str] = field(default_factory=dict)
+    slow: bool = False  # a search player: ``simlab ladder`` and ``simlab bench`` give its pairs fewer games
 
 
 class Game(ABC):

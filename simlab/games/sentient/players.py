@@ -106,6 +106,7 @@ BUILTIN_PLAYERS: dict[str, BuiltinPlayer] = {
             "candidates": "how many of the rollout player's best actions are tried (pass always included)",
             "rollout": "the player used for every seat in the playouts (0 random, 1 greedy, 2 investor, 3 specialist)",
         },
+        slow=True,
     ),
 }
 NEEDS_LEGAL = (KIND_RANDOM,)

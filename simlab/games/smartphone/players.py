@@ -144,10 +144,10 @@ PARAM_HELP = {
 EFFECT_VALUE = np.array([5.0, 4.0, 4.0, 2.0, 4.0, 4.0, 3.0, 3.0, 4.0, 3.0, 2.0, 2.0])
 
 
-def _player(name: str, kind: int, over: dict[str, float], description: str) -> BuiltinPlayer:
+def _player(name: str, kind: int, over: dict[str, float], description: str, slow: bool = False) -> BuiltinPlayer:
     params = dict(GREEDY_DEFAULTS)
     params.update(over)
-    return BuiltinPlayer(name, kind, params, description, {k: PARAM_HELP[k] for k in params})
+    return BuiltinPlayer(name, kind, params, description, {k: PARAM_HELP[k] for k in params}, slow=slow)
 
 
 BUILTIN_PLAYERS = {
@@ -161,7 +161,7 @@ BUILTIN_PLAYERS = {
                             "greedy that prizes logistics: offices, buyers and control"),
     "mc": _player("mc", KIND_MC, {"candidates": 8.0, "iterations": 3.0, "logistics": 4.5, "research": 1.5,
                                   "control": 2.0},
-                  "flat Monte Carlo over the best arrangements, greedy playouts to the end"),
+                  "flat Monte Carlo over the best arrangements, greedy playouts to the end", slow=True),
 }
 SCRATCH = 64
 

@@ -192,6 +192,7 @@ BUILTIN_PLAYERS: dict[str, BuiltinPlayer] = {
             "leaf_weight": "weight of the brawler's evaluation of the final position (less its trophy part; "
                            "+-100 for a game won or lost)",
         },
+        slow=True,
     ),
 }
 
