@@ -118,3 +118,16 @@ def test_batch_and_summary():
     res = simlab.play_batch("steel_arena", players=["brawler", "random"], games=40, seed=3)
     assert res.games.height == 40
     assert set(res.games["end_reason"].cast(str).unique().to_list()) <= set(END_REASONS)
+
+
+def test_every_rulebook_fixture_has_a_test():
+    """Each worked example and scenario of examples.toml (the rulebook's) is named by a test of this folder."""
+    import pathlib
+    import tomllib
+
+    here = pathlib.Path(__file__).parent
+    ids = [e["id"] for e in tomllib.loads((here / "examples.toml").read_text(encoding="utf-8"))["example"]]
+    assert len(ids) == 50
+    others = [p for p in here.glob("test_*.py") if p.name != pathlib.Path(__file__).name]
+    text = "".join(p.read_text(encoding="utf-8") for p in others)
+    assert [i for i in ids if i not in text] == []
