@@ -78,6 +78,8 @@ from simlab.games.steel_arena.codes import (
     OPT_TURN_LIMIT,
 )
 from simlab.games.steel_arena.data import T_AUTOCOOL, T_TYPE
+from simlab.games.steel_arena.hits import robot_at
+from simlab.games.steel_arena.hits import send_to_box as to_box
 from simlab.games.steel_arena.state import (
     END_DESTROYED,
     END_GEN3,
@@ -112,24 +114,6 @@ ES_E4 = 8
 ES_E5 = 9
 ES_TURN_END = 10
 
-
-# ---------------------------------------------------------------- small helpers
-
-
-@njit(cache=True)
-def robot_at(s, c: int) -> int:
-    """The seat of the robot on cell ``c``, or -1."""
-    for p in range(s.n_players):
-        if s.placed[p] and s.cell[p] == c:
-            return p
-    return -1
-
-
-@njit(cache=True)
-def to_box(s, inst: int) -> None:
-    """Tile instance ``inst`` leaves the game (appended to the box)."""
-    s.box[s.box_n] = inst
-    s.box_n += 1
 
 
 @njit(cache=True)
