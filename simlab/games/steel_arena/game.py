@@ -15,7 +15,6 @@ from simlab.games.steel_arena.codes import (
     A_ACT,
     LOG_WIDTH,
     MAX_ACTIONS,
-    PARAM_SPAN,
     SLOT_C_ATTACK,
     SLOT_C_MOVE,
     SLOT_C_ROTATE,
@@ -151,8 +150,8 @@ class SteelArenaObservation(Observation):
         """
         if action < A_ACT:
             return []
-        code = action - A_ACT
-        slot, param = (code // PARAM_SPAN) // 2, code % PARAM_SPAN
+        code = render.decode_action(action)
+        slot, param = code["slot"], code["param"]
         rec = self._view()
         p = self.seat
         if slot == SLOT_C_ATTACK:

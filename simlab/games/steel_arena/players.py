@@ -1170,17 +1170,3 @@ def choose_action(kind: int, params, s_arr, legal, n_legal: int, tiles, pool, ro
                              base, work, log, scores, buf, w)
     return heuristic_action(kind, params, s_arr, legal, n_legal, tiles, pool, robots, setup_tab, cells, nbr, opts,
                             base, work, log, scores, buf, w, True)
-
-
-def decode_action(action: int) -> tuple[str, int, int, int]:
-    """(kind, a, b, c) of an action code, for messages and tests: ("act", slot, wear, param),
-    ("pick", slot, 0, 0), ("place", cell, facing, 0), ("cool" / "stop" / "none", 0, 0, 0)."""
-    if action >= A_ACT:
-        x = action - A_ACT
-        sw = x // PARAM_SPAN
-        return "act", sw // 2, sw % 2, x % PARAM_SPAN
-    if action >= A_PICK:
-        return "pick", action - A_PICK, 0, 0
-    if action >= A_PLACE:
-        return "place", (action - A_PLACE) // 6, (action - A_PLACE) % 6, 0
-    return ("cool", "stop", "none")[action] if action <= 2 else "?", 0, 0, 0
