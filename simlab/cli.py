@@ -60,6 +60,19 @@ def parse_option_pairs(pairs: list[str] | None) -> dict[str, Any]:
     return options
 
 
+def game_options(game_name: str, pairs: list[str] | None, automa: str | None = None) -> dict[str, Any]:
+    """Rule options from ``--option`` pairs, plus ``--automa LEVEL`` for a game that declares an Automa option."""
+    options = parse_option_pairs(pairs)
+    if automa is not None:
+        from simlab.core.game import get_game
+
+        name = get_game(game_name).automa_option
+        if name is None:
+            raise SimlabError(f"--automa: {game_name} has no Automa")
+        options[name] = automa
+    return options
+
+
 def _data(game_name: str, pairs: list[str] | None) -> Any:
     """The data set with the files ``--data STEM=PATH`` replaces (None: the bundled data)."""
     if not pairs:
@@ -85,6 +98,8 @@ GameArg = Annotated[str, typer.Argument(help="game name (see `simlab games`)")]
 PlayersOpt = Annotated[str, typer.Option("--players", "-p", help="comma-separated player specs, one per seat")]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="experiment seed")]
 OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help="rule option name=value (repeatable)")]
+AutomaOpt = Annotated[str | None, typer.Option(
+    "--automa", help="solo games: the Automa's level, for games that have one (e.g. B; sets the game's level option)")]
 DataOpt = Annotated[list[str] | None, typer.Option(
     "--data", help="play with another data file: FILE=PATH, e.g. cards=my_cards.csv (repeatable)")]
 TimeoutOpt = Annotated[float | None, typer.Option(
@@ -248,6 +263,7 @@ def play(
     trace: Annotated[Path | None, typer.Option("--trace", help="write the game as JSON lines")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no log, only the final table")] = False,
     option: OptionOpt = None,
+    automa: AutomaOpt = None,
     data: DataOpt = None,
     decision_timeout: TimeoutOpt = None,
 ) -> None:
@@ -265,7 +281,7 @@ def play(
 
     g = get_game(game)
     resolved = resolve_players(g, split_specs(players))
-    rules = g.ruleset(len(resolved), parse_option_pairs(option), _data(game, data))
+    rules = g.ruleset(len(resolved), game_options(game, option, automa), _data(game, data))
     labels = [p.label for p in resolved]
     live = any(p.interactive for p in resolved) and not quiet
     if needs_compiling(g, driver=True):
@@ -307,6 +323,7 @@ def batch(
     games: Annotated[int, typer.Option("--games", "-n", help="number of games")] = 10_000,
     seed: SeedOpt = 0,
     option: OptionOpt = None,
+    automa: AutomaOpt = None,
     data: DataOpt = None,
     out: Annotated[Path | None, typer.Option("--out", help="write games and seats tables as parquet here")] = None,
     decision_timeout: TimeoutOpt = None,
@@ -334,7 +351,7 @@ def batch(
     specs = split_specs(players)
     g = get_game(game)
     resolved = resolve_players(g, specs)
-    options, dataset = parse_option_pairs(option), _data(game, data)
+    options, dataset = game_options(game, option, automa), _data(game, data)
     n_seatings = len({tuple(p.label for p in resolved[r:] + resolved[:r]) for r in range(len(resolved))})
     total = -(-games // n_seatings) * n_seatings if rotate else games
     try:

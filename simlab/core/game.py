@@ -63,6 +63,7 @@ class Game(ABC):
     # seat that moved first), "turns" (a games column: the game's length), "round_vp" (seat
     # columns of VP scored per round, in order). A game declares those it has.
     standard_columns: dict[str, Any] = {}  # noqa: RUF012 - a class-level declaration, never mutated
+    automa_option: str | None = None  # the rule option ``--automa LEVEL`` sets (games with a solo Automa)
 
     # ---- content and rules
     def load_default_data(self) -> Any:
