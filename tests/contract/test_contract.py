@@ -232,9 +232,9 @@ def test_stored_columns_match_the_declared_schema(game):
 
 def _check_ranks_and_shares(seats: pl.DataFrame) -> None:
     """Ranks, winners and win shares agree. A seat wins exactly when it is ranked 1; a game's win shares
-    add up to 1 when some seat won, and to 0 when none did, which only a rival that is not a seat can
-    cause (a solo seat beaten by an Automa, whose results are game columns); such a game's best seat is
-    ranked 2 or lower."""
+    add up to 1 when some seat won, and to 0 when none did, which only a rival that is not a seat (a solo
+    seat beaten by an Automa, whose results are game columns) or a rule under which nobody wins (Pendulum
+    when no seat holds its legendary VP) can cause; such a game's best seat is ranked 2 or lower."""
     assert (seats["rank"] >= 1).all()
     assert (seats["winner"] == (seats["rank"] == 1)).all(), "winner must be rank == 1"
     per_game = seats.group_by("game").agg(pl.col("win_share").sum().alias("shares"),

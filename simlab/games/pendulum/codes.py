@@ -146,7 +146,8 @@ END_BRANCHES = ("none", "no_legendary", "only_one_reached", "parchment_compare",
  OPT_AUTOMA_CARD_MS, OPT_SIMUL_MS, OPT_FINAL_PREF0, OPT_FINAL_PREF1, OPT_FINAL_PREF2, OPT_FINAL_PREF3,
  OPT_FINAL_PREF4, OPT_AUTO_ORDER0, OPT_AUTO_ORDER1, OPT_AUTO_ORDER2, OPT_READ_ORDER0) = range(49)
 N_READ_ORDER = 7  # OPT_READ_ORDER0 .. +6: council slot codes in the Automa's reading order
-N_OPTS = OPT_READ_ORDER0 + N_READ_ORDER
+OPT_STEP_LIMIT = OPT_READ_ORDER0 + N_READ_ORDER  # atomic actions a seat may take in one schedule step (0: no limit)
+N_OPTS = OPT_STEP_LIMIT + 1
 
 # council slot codes (reading order entries): R1..R5 = 0..4, DEFAULT = 5, GRANDE = 6
 CS_R1, CS_DEFAULT, CS_GRANDE = 0, 5, 6

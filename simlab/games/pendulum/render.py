@@ -1317,7 +1317,7 @@ def log_to_events(rules: Any, log: np.ndarray) -> list[dict[str, Any]]:
         code = int(row[0])
         if code == EV_DECK_ORDER:
             d, start, k = int(row[FIELD0]), int(row[FIELD0 + 1]), int(row[FIELD0 + 2])
-            vals = [int(x) for x in row[FIELD0 + 3: FIELD0 + 3 + max(0, min(k - start, N_FIELDS - 3))]]
+            vals = [int(x) for x in row[FIELD0 + 3: FIELD0 + 3 + max(0, min(k, N_FIELDS - 3))]]  # k: values in the row
             if deck is not None and deck["_deck"] == d and start == deck["_next"] and start > 0:
                 deck["_raw"].extend(vals)
                 deck["_next"] = start + len(vals)
@@ -1570,7 +1570,7 @@ def final_event(rules: Any, rec: np.void) -> dict[str, Any]:
         "schedule_step": None if int(rec["sched_step"]) < 0 else int(rec["sched_step"]),
         "t": round(float(rec["now"]), 1), "actor": "system", "cause_seq": None,
         "end_branch": _names(END_BRANCHES, br), "seats": seats,
-        "winners": [agent_name(p, solo) for p in range(n) if rec["winner"][p]],
+        "winners": [p for p in range(n) if rec["winner"][p]],  # seats (the contract's convention)
         "privilege_order": [agent_name(int(a), solo) for a in rec["priv"][: int(rec["n_priv"])]],
     }
     if solo:
@@ -1578,9 +1578,7 @@ def final_event(rules: Any, rec: np.void) -> dict[str, Any]:
         won = int(rec["automa_won"])
         ev["automa_won"] = None if won <= 0 else f"automa{won}"
         ev["human_won"] = bool(rec["winner"][0])
-        if won > 0:
-            ev["winners"] = [f"automa{won}"]
-    ev["no_winner"] = not ev["winners"]
+    ev["no_winner"] = not ev["winners"] and not (solo and int(rec["automa_won"]) > 0)
     return ev
 
 
@@ -1733,7 +1731,10 @@ def log_lines(events: list[dict[str, Any]]) -> list[str]:
                 out.append(f"  {a['automa']:<7}  score space {a['space']} ({a['kind']}), reached parchment "
                            f"{'yes' if a['reached_parchment'] else 'no'}, label {a['distance_label_read']}, "
                            f"rank {a['rank']}")
-            out.append("  winner: " + (", ".join(str(w) for w in e["winners"]) if e["winners"] else "nobody"))
+            names = [agent_name(w, bool(e.get("automas"))) for w in e["winners"]]
+            if e.get("automa_won"):
+                names.append(e["automa_won"])
+            out.append("  winner: " + (", ".join(names) if names else "nobody"))
             continue
         if kind in _SKIP:
             continue

@@ -266,6 +266,7 @@ def option_array(n_players: int, data: PendulumData, options: dict[str, Any]) ->
     assert reading is not None
     for i, name in enumerate(reading):
         o[codes.OPT_READ_ORDER0 + i] = codes.COUNCIL_SLOT_NAMES.index(name)
+    o[codes.OPT_STEP_LIMIT] = int(options["step_action_limit"])
     return o
 
 

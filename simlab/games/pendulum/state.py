@@ -40,6 +40,8 @@ Layout (P = seat 0..4; W = worker slot 0..3; A = privilege-track entry 0..7; K =
               st_council_vp[P] st_triggers[6] (Automa draws by trigger) st_automa_flips
               st_automa_purple (purple flips by the Automa) st_decisions[P] st_lost[P] (resources and
               VP lost to caps and track ends) start_priv[P] (1-based place on the privilege track at setup)
+              step_acts[P] step_key[P] (schedule model: actions taken in the step named by the key, for the
+              step_action_limit option; realtime.count_step_action)
     chance    rng_key[K] rng_ctr[K]: one stream each for the province deck, the achievement deck, the
               council deck, the Automa deck, setup (privilege order, characters), the clock (timed
               model reaction times), then one per seat (STREAM_SEAT0 + p)
@@ -114,6 +116,7 @@ STATE_DTYPE = np.dtype([
     ("st_claims", np.int32, P), ("st_legendary_round", np.int32, P), ("st_council_vp", np.int32, P),
     ("st_triggers", np.int32, 6), ("st_automa_flips", np.int32), ("st_automa_purple", np.int32),
     ("st_decisions", np.int32, P), ("st_lost", np.int32, P), ("start_priv", np.int32, P),
+    ("step_acts", np.int32, P), ("step_key", np.int32, P),
     # chance
     ("rng_key", np.uint64, N_STREAMS), ("rng_ctr", np.uint64, N_STREAMS),
 ])
