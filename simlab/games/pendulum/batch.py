@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from simlab.core.kernels import winner_mask
-from simlab.games.pendulum import columns as C
+from simlab.games.pendulum import columns as col
 from simlab.games.pendulum.codes import (
     AG_AUTOMA1,
     AG_AUTOMA2,
@@ -75,86 +75,86 @@ def write_results(s, t, i: int, out_games, out_seats) -> None:
     n = s.n_players
     nw, mask = winner_mask(s.winner, n)
     g = out_games[i]
-    g[C.G_SOLO] = s.solo
-    g[C.G_LEVEL] = t.opts[OPT_LEVEL] + 1 if s.solo else 0
-    g[C.G_TIME_MODEL] = t.opts[OPT_TIME_MODEL]
+    g[col.G_SOLO] = s.solo
+    g[col.G_LEVEL] = t.opts[OPT_LEVEL] + 1 if s.solo else 0
+    g[col.G_TIME_MODEL] = t.opts[OPT_TIME_MODEL]
     adv = 0
     for p in range(n):
         adv |= s.advanced[p]
-    g[C.G_ADVANCED] = adv
-    g[C.G_N_WINNERS] = nw
-    g[C.G_WINNER_MASK] = mask
-    g[C.G_END_BRANCH] = s.end_branch
-    g[C.G_AUTOMA_WON] = s.automa_won
+    g[col.G_ADVANCED] = adv
+    g[col.G_N_WINNERS] = nw
+    g[col.G_WINNER_MASK] = mask
+    g[col.G_END_BRANCH] = s.end_branch
+    g[col.G_AUTOMA_WON] = s.automa_won
     if s.solo:
         reach = t.opts[OPT_AUTOMA_PARCHMENT_FIRST]
-        g[C.G_A1_SPACE] = s.a_score[0]
-        g[C.G_A2_SPACE] = s.a_score[1]
-        g[C.G_A1_REACHED] = s.a_score[0] >= reach
-        g[C.G_A2_REACHED] = s.a_score[1] >= reach
-        g[C.G_A1_GRANDE] = s.a_grande[0]
-        g[C.G_A2_GRANDE] = s.a_grande[1]
+        g[col.G_A1_SPACE] = s.a_score[0]
+        g[col.G_A2_SPACE] = s.a_score[1]
+        g[col.G_A1_REACHED] = s.a_score[0] >= reach
+        g[col.G_A2_REACHED] = s.a_score[1] >= reach
+        g[col.G_A1_GRANDE] = s.a_grande[0]
+        g[col.G_A2_GRANDE] = s.a_grande[1]
     draws = 0
     for k in range(s.st_triggers.shape[0]):
         draws += s.st_triggers[k]
-    g[C.G_AUTOMA_DRAWS] = draws - s.st_triggers[4]  # council VP reveals are not real-time draws
-    g[C.G_TRIGGER1] = s.st_triggers[0] + s.st_triggers[2]
-    g[C.G_TRIGGER2] = s.st_triggers[1]
-    g[C.G_AUTOMA_FLIPS] = s.st_automa_flips
-    g[C.G_AUTOMA_PURPLE] = s.st_automa_purple
+    g[col.G_AUTOMA_DRAWS] = draws - s.st_triggers[4]  # council VP reveals are not real-time draws
+    g[col.G_TRIGGER1] = s.st_triggers[0] + s.st_triggers[2]
+    g[col.G_TRIGGER2] = s.st_triggers[1]
+    g[col.G_AUTOMA_FLIPS] = s.st_automa_flips
+    g[col.G_AUTOMA_PURPLE] = s.st_automa_purple
     dec = 0
     for p in range(n):
         dec += s.st_decisions[p]
-    g[C.G_DECISIONS] = dec
-    g[C.G_CLOCK] = int(s.now)
-    g[C.G_PROV_REMOVED] = s.removed_n
+    g[col.G_DECISIONS] = dec
+    g[col.G_CLOCK] = int(s.now)
+    g[col.G_PROV_REMOVED] = s.removed_n
     for p in range(n):
         r = out_seats[i * n + p]
         pv = parchment_vp(s, t, p)
         wd = worst_distance(s, t, p)
-        r[C.S_SCORE] = pv if wd == 0 else -wd
-        r[C.S_RANK] = s.rank[p]
-        r[C.S_WINNER] = s.winner[p]
-        r[C.S_FIRST] = s.start_priv[p] == 1
-        r[C.S_START_PRIV] = s.start_priv[p]
+        r[col.S_SCORE] = pv if wd == 0 else -wd
+        r[col.S_RANK] = s.rank[p]
+        r[col.S_WINNER] = s.winner[p]
+        r[col.S_FIRST] = s.start_priv[p] == 1
+        r[col.S_START_PRIV] = s.start_priv[p]
         fp = 0
         for j in range(s.n_priv):
             if s.priv[j] == p:
                 fp = j + 1
-        r[C.S_FINAL_PRIV] = fp
-        r[C.S_CHARACTER] = s.char[p]
-        r[C.S_ADVANCED] = s.advanced[p]
-        r[C.S_POWER] = s.track[p, 0]
-        r[C.S_PRESTIGE] = s.track[p, 1]
-        r[C.S_POPULARITY] = s.track[p, 2]
-        r[C.S_GLORY] = s.glory[p, 0] + s.glory[p, 1] + s.glory[p, 2]
-        r[C.S_LEGENDARY] = s.legendary[p]
-        r[C.S_LEGENDARY_ROUND] = s.st_legendary_round[p]
-        r[C.S_PARCHMENT] = wd == 0
-        r[C.S_PARCHMENT_VP] = pv
-        r[C.S_WORST] = wd
-        r[C.S_MILITARY] = s.res[p, 0]
-        r[C.S_CULTURE] = s.res[p, 1]
-        r[C.S_GOLD] = s.res[p, 2]
-        r[C.S_PROVINCES] = s.st_provinces[p]
+        r[col.S_FINAL_PRIV] = fp
+        r[col.S_CHARACTER] = s.char[p]
+        r[col.S_ADVANCED] = s.advanced[p]
+        r[col.S_POWER] = s.track[p, 0]
+        r[col.S_PRESTIGE] = s.track[p, 1]
+        r[col.S_POPULARITY] = s.track[p, 2]
+        r[col.S_GLORY] = s.glory[p, 0] + s.glory[p, 1] + s.glory[p, 2]
+        r[col.S_LEGENDARY] = s.legendary[p]
+        r[col.S_LEGENDARY_ROUND] = s.st_legendary_round[p]
+        r[col.S_PARCHMENT] = wd == 0
+        r[col.S_PARCHMENT_VP] = pv
+        r[col.S_WORST] = wd
+        r[col.S_MILITARY] = s.res[p, 0]
+        r[col.S_CULTURE] = s.res[p, 1]
+        r[col.S_GOLD] = s.res[p, 2]
+        r[col.S_PROVINCES] = s.st_provinces[p]
         kept = 0
         for m in range(4):
             kept += s.prov_n[p, m]
-        r[C.S_PROV_KEPT] = kept
-        r[C.S_ACTIONS] = s.st_actions[p]
-        r[C.S_STRATS] = s.st_strats[p]
-        r[C.S_CLAIMS] = s.st_claims[p]
-        r[C.S_COUNCIL_VP] = s.st_council_vp[p]
+        r[col.S_PROV_KEPT] = kept
+        r[col.S_ACTIONS] = s.st_actions[p]
+        r[col.S_STRATS] = s.st_strats[p]
+        r[col.S_CLAIMS] = s.st_claims[p]
+        r[col.S_COUNCIL_VP] = s.st_council_vp[p]
         workers = 0
         grandes = 0
         for w in range(MAX_WORKERS):
             if s.w_place[p, w] >= W_MAT:
                 workers += 1
                 grandes += s.w_grande[p, w]
-        r[C.S_WORKERS] = workers
-        r[C.S_GRANDES] = grandes
-        r[C.S_LOST] = s.st_lost[p]
-        r[C.S_DECISIONS] = s.st_decisions[p]
+        r[col.S_WORKERS] = workers
+        r[col.S_GRANDES] = grandes
+        r[col.S_LOST] = s.st_lost[p]
+        r[col.S_DECISIONS] = s.st_decisions[p]
 
 
 @njit(cache=True)

@@ -56,8 +56,8 @@ from simlab.games.pendulum.codes import (
     N_DEST,
     OPT_STEP_LIMIT,
     PH_REAL,
-    PH_STEP5,
     PH_REPLACE,
+    PH_STEP5,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
 
