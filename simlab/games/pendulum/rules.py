@@ -260,6 +260,8 @@ def reset_record(s) -> None:
     s.st_decisions[:] = 0
     s.st_lost[:] = 0
     s.start_priv[:] = 0
+    s.step_acts[:] = 0
+    s.step_key[:] = 0
     s.rng_key[:] = 0
     s.rng_ctr[:] = 0
 

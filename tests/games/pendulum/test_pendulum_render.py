@@ -234,8 +234,8 @@ def test_log_to_events_header_deck_merge_and_causes() -> None:
     _row(log, pc.EV_GAME_START, -1, [5, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 3, -1, -1, -1, -1, 3], phase=pc.PH_START)
     flip_fields = [pc.T_PURPLE, pc.FL_ROUND_START, -1, 0, 1, 0, 1800, 1, 2, 0, 0, 0, 0, 7]
     r1 = _row(log, pc.EV_TIMER_FLIP, -1, flip_fields)
-    r2 = _row(log, pc.EV_DECK_ORDER, r1, [pc.DECK_AUTOMA, 0, 20, *range(14)])
-    _row(log, pc.EV_DECK_ORDER, r1, [pc.DECK_AUTOMA, 14, 20, 14, 15, 16, 17, 18, 19, *([-1] * 8)])
+    r2 = _row(log, pc.EV_DECK_ORDER, r1, [pc.DECK_AUTOMA, 0, 14, *range(14)])  # n: values in the row
+    _row(log, pc.EV_DECK_ORDER, r1, [pc.DECK_AUTOMA, 14, 6, 14, 15, 16, 17, 18, 19, *([-1] * 8)])
     _row(log, pc.EV_COUNCIL_CALLED, r2, [3, pc.FL_HUMAN, 0, 1], actor=0)
     events = render.log_to_events(rules, log)
     assert [e["event"] for e in events] == ["setup", "timer_flip", "deck_order", "council_called"]

@@ -115,11 +115,11 @@ def deck_list(log, deck: int) -> list[int]:
     for r in rows(log, EV_DECK_ORDER):
         if r[FIELD0] != deck:
             continue
-        start, n = int(r[FIELD0 + 1]), int(r[FIELD0 + 2])
+        start, n = int(r[FIELD0 + 1]), int(r[FIELD0 + 2])  # n: values in this row
         if start != len(out):
             break
-        out.extend(int(v) for v in r[FIELD0 + 3: FIELD0 + 3 + min(14, n - start)])
-        if len(out) >= n:
+        out.extend(int(v) for v in r[FIELD0 + 3: FIELD0 + 3 + min(14, n)])
+        if n < 14:
             break
     return out
 
