@@ -85,7 +85,8 @@ def test_players_unknown_game(monkeypatch, capsys):
     code, _, err = run_main(monkeypatch, capsys, "players", "chess")
     assert code == 2
     assert err.strip().splitlines() == [err.strip()]
-    assert err.startswith("error: unknown game 'chess' (known: sentient")
+    assert err.startswith("error: unknown game 'chess' (known: ")
+    assert all(name in err for name in ("pendulum", "sentient", "smartphone", "steel_arena"))
 
 
 # ---------------------------------------------------------------- play
