@@ -733,6 +733,77 @@ def publish(
         console.print(f"published {folder}", markup=False, highlight=False)
 
 
+@app.command()
+def tune(
+    spec: Annotated[Path, typer.Argument(help="experiment spec (TOML) with a [tune] section")],
+    trials: Annotated[int | None, typer.Option("--trials", help="trials to run (overrides tune.trials)")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", "-w", help="worker processes (0 = all cores)")] = None,
+    backend: Annotated[str | None, typer.Option("--backend", help="local or dask")] = None,
+    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler, tcp://host:8786")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="tune folder (default results/NAME/TIME-HASH-tune)")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="continue the tune in --out (or the latest one)")] = False,
+    force: Annotated[bool, typer.Option("--force", help="empty --out first")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+) -> None:
+    """Find the smallest data change that balances the game: an Optuna search over the spec's knobs
+    on common random numbers, the best candidates confirmed on fresh seeds (docs/tune.md).
+
+    Ctrl-C or SIGTERM stops it; --resume continues the same study without losing or repeating trials."""
+    import shlex
+
+    from simlab.core.errors import RunInterruptedError, Terminated
+    from simlab.runner.processes import interrupt_on_sigterm
+    from simlab.runner.spec import load_spec
+    from simlab.tune.run import latest_tune_dir, run_tune
+
+    if scheduler and backend is None:
+        backend = "dask"
+    overrides: dict[str, Any] = {"workers": workers, "backend": backend, "scheduler": scheduler}
+    experiment = load_spec(spec, overrides)
+    if experiment.tune is None:
+        raise SimlabError(f"{spec}: no [tune] section: add one (docs/tune.md) to tune this spec")
+    if trials is not None:
+        if trials < 1:
+            raise SimlabError("--trials: must be at least 1")
+        experiment.tune.trials = trials
+    if experiment.backend == "local":
+        _warm_run(experiment)
+    try:
+        with interrupt_on_sigterm():
+            result = run_tune(experiment, out, resume, console=console, show_progress=not quiet, force=force)
+    except KeyboardInterrupt as exc:
+        code = 143 if isinstance(exc, Terminated) else 130
+        where = out or latest_tune_dir(experiment)
+        again = f"simlab tune {shlex.quote(str(spec))} --resume"
+        if where:
+            again += f" --out {shlex.quote(str(where))}"
+        raise RunInterruptedError(f"the finished trials are stored; resume: {again}", code) from None
+    _print_tune(result.path, result.manifest)
+
+
+def _print_tune(path: Path, man: dict[str, Any]) -> None:
+    """The answer of a finished tune: the search, the candidates confirmed, the recommended edits."""
+    search = man.get("search", {})
+    console.print(f"searched {search.get('trials', 0)} trials, {search.get('games', 0):,} games in "
+                  f"{search.get('seconds', 0):.0f} s (stopped by {search.get('stopped_by', '?')})")
+    table = Table("candidate", "search", "confirmed [95% CI]", "cells", "changes", title=man["objective"]["unit"])
+    import polars as pl
+
+    for r in pl.read_csv(path / "candidates.csv").iter_rows(named=True):
+        sv = "-" if r["search_value"] is None else f"{r['search_value']:.4f}"
+        table.add_row(escape(r["candidate"]), sv,
+                      f"{r['confirmed']:.4f} [{r['confirmed_lo']:.4f}, {r['confirmed_hi']:.4f}]", str(r["cells"]),
+                      escape(r["changes"]))
+    console.print(table)
+    answer = man.get("answer", {})
+    if "target" in answer:
+        console.print(f"target: {answer['target']}", markup=False, highlight=False)
+    if (path / "variant.toml").is_file():
+        console.print(f"recommended change (paste into a spec): {path / 'variant.toml'}", markup=False,
+                      highlight=False)
+    console.print(f"tune folder: {path}  (simlab report {path})", markup=False, highlight=False)
+
+
 def main() -> None:
     """Entry point: run the CLI; simlab errors become one clean line (exit status 2)."""
     from simlab.core.errors import RunInterruptedError

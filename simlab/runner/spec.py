@@ -29,7 +29,7 @@ STOP_RULES = ("ci", "sprt")
 
 _TOP_KEYS = {"name", "game", "seed", "games", "shard_size", "workers", "backend", "scheduler", "record", "options",
              "decision_timeout",
-             "players", "stop", "data", "variants", "ablation", "description", "report"}
+             "players", "stop", "data", "variants", "ablation", "description", "report", "tune"}
 _PLAYER_KEYS = {"seats", "pool", "n_players", "match", "focus", "repeat", "rotation"}
 _STOP_KEYS = {"rule", "player", "seat", "half_width", "player_a", "player_b", "elo0", "elo1", "alpha", "beta",
               "check_every"}
@@ -90,6 +90,7 @@ class ExperimentSpec:
     description: str = ""
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
     decision_timeout: float | None = DEFAULT_DECISION_TIMEOUT  # seconds per Python-player decision; None: no limit
+    tune: Any = None  # the validated [tune] section (simlab.tune.spec.TuneSpec), if the spec has one
 
     def spec_hash(self) -> str:
         """Hash of everything that decides the results (not workers, backend, shard size or description)."""
@@ -180,10 +181,18 @@ def parse_spec(raw: dict[str, Any], source: str = "<spec>", overrides: dict[str,
                                           f"variant(s) make {shards:,} shards, more than {MAX_SHARDS:,}: "
                                           "raise shard_size")
     _check_rulesets(game, options, variants, players["n_players"], source)
+    tune = None
+    if "tune" in raw:
+        from simlab.tune.spec import TuneSpecError, parse_tune
+
+        try:
+            tune = parse_tune(raw, source, game, variants[0], games, run["seed"], list(record))
+        except TuneSpecError as exc:
+            raise _fail(source, exc.field, exc.what) from None
     return ExperimentSpec(
         name=name, game=game.name, **run, record=list(record), options=dict(options), **players,
         stop=stop, variants=variants, source=source, description=str(raw.get("description", "")), raw=raw,
-        decision_timeout=float(timeout) or None,
+        decision_timeout=float(timeout) or None, tune=tune,
     )
 
 

@@ -1,0 +1,248 @@
+"""What a tune minimises: built-in balance objectives, or a user function over the result tables.
+
+Every objective is a non-negative number, 0 when the game is balanced in its sense, computed
+from one candidate's tables (``games``, ``seats`` and any recorded event table, polars
+DataFrames with a ``variant`` column; the candidate's own games are variant ``base``, an
+ablation's are its other variants). Each gives a point value for the search
+(:meth:`Objective.value`) and, for the confirmation, the value per player count with an
+interval that holds for every row at once (:meth:`Objective.confirm`, Bonferroni over the
+player counts; the overall value is the largest row, and its interval the rows' largest bounds):
+
+- ``max_position_deviation``: the largest deviation of any position's win rate (a seat, or a
+  start colour: ``position``) from the fair share ``1/n``, worst over the player counts. Its
+  interval is the simultaneous max-t one of :func:`simlab.analysis.metrics.seat_deviation_interval`
+  (deal-clustered).
+- ``first_player_advantage``: ``|win rate of the first player − 1/n|``, worst over the player
+  counts; deal-clustered t-interval of the rate, folded.
+- ``card_value_band``: how far the causal value of the least typical card (paired ablation, the
+  spec's ``[ablation]``) lies outside ``band = [low, high]`` (in the holder's score, VP): 0
+  when every card's value is inside; per-card intervals Bonferroni-widened over the cards.
+- ``file.py:function``: ``function(tables) -> float`` (lower is better); its confirmation
+  interval is a percentile bootstrap over deals.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+from scipy import stats
+
+from simlab.analysis._common import as_str, clustered_ratio, with_deal, with_n_players
+from simlab.analysis.metrics import seat_deviation_interval
+from simlab.core.errors import SimlabError
+
+BUILTINS = ("max_position_deviation", "first_player_advantage", "card_value_band")
+LEVEL = 0.95
+Tables = Mapping[str, pl.DataFrame]
+
+
+def _base(frame: pl.DataFrame) -> pl.DataFrame:
+    if "variant" in frame.columns:
+        frame = as_str(frame, "variant").filter(pl.col("variant") == "base")
+    if "seat" in frame.columns and "game" in frame.columns:
+        frame = with_n_players(frame)
+    return frame
+
+
+def _counts(seats: pl.DataFrame) -> list[int]:
+    return sorted(int(n) for n in seats["n_players"].unique().to_list())
+
+
+def _row(scope: str, n: int | None, value: float, lo: float, hi: float, **extra: Any) -> dict[str, Any]:
+    return {"scope": scope, "n_players": n, "value": float(value), "lo": float(lo), "hi": float(hi), **extra}
+
+
+def _frame(rows: list[dict[str, Any]], level: float) -> pl.DataFrame:
+    out = pl.DataFrame(rows, schema_overrides={"n_players": pl.Int64, "value": pl.Float64, "lo": pl.Float64,
+                                               "hi": pl.Float64})
+    return out.with_columns(pl.lit(level).alias("level"))
+
+
+@dataclass
+class Objective:
+    """A balance objective (lower is better); see the module docstring for each built-in."""
+
+    name: str
+    position: str = "seat"
+    band: tuple[float, float] | None = None
+    function: Callable[[Tables], float] | None = None
+    needs_ablation: bool = False
+
+    @property
+    def unit(self) -> str:
+        """What the value measures, for tables and reports."""
+        return {"max_position_deviation": f"largest |win rate − 1/n| of any {self.position}",
+                "first_player_advantage": "|first player's win rate − 1/n|",
+                "card_value_band": (f"VP outside the band [{self.band[0]:g}, {self.band[1]:g}] of the least "
+                                    "typical card's causal value") if self.band else "",
+                }.get(self.name, f"{self.name} (user objective)")
+
+    # ---------------------------------------------------------------- search
+    def value(self, tables: Tables) -> float:
+        """The point value of one candidate's tables (what the search minimises)."""
+        if self.name == "max_position_deviation":
+            s = _base(tables["seats"])
+            rates = s.group_by("n_players", self.position).agg(pl.col("win_share").cast(pl.Float64).mean()
+                                                               .alias("r"))
+            return float(rates.select((pl.col("r") - 1.0 / pl.col("n_players")).abs().max()).item())
+        if self.name == "first_player_advantage":
+            return max(abs(v) for _, v, _, _ in self._first_player(tables, 0.5))
+        if self.name == "card_value_band":
+            values = self._card_values(tables)
+            return float(np.max(self._excess(values["value"].to_numpy(), values["value"].to_numpy())))
+        assert self.function is not None
+        return _call_user(self.function, tables, self.name)
+
+    # ---------------------------------------------------------------- confirmation
+    def confirm(self, tables: Tables, level: float = LEVEL, seed: int = 0) -> pl.DataFrame:
+        """The value per player count (and ``scope = "all"``, the worst) with intervals that hold
+        together at ``level``: ``scope``, ``n_players``, ``value``, ``lo``, ``hi``, ``level``."""
+        if self.name == "max_position_deviation":
+            s = with_deal(_base(tables["seats"]), _base(tables["games"]) if "games" in tables else None)
+            counts = _counts(s)
+            each = 1 - (1 - level) / len(counts)
+            rows = []
+            for i, n in enumerate(counts):
+                part = s.filter(pl.col("n_players") == n)
+                d, lo, hi = seat_deviation_interval(part["deal"].to_numpy(), part[self.position].cast(pl.Utf8)
+                                                    .to_numpy(), part["win_share"].to_numpy(), 1.0 / n,
+                                                    level=each, seed=seed + i)
+                rows.append(_row(f"{n} players", n, d, lo, hi))
+            return _with_overall(rows, level)
+        if self.name == "first_player_advantage":
+            counts = self._first_player(tables, level)
+            rows = []
+            for n, v, lo, hi in counts:
+                inside = lo <= 0 <= hi
+                rows.append(_row(f"{n} players", n, abs(v), 0.0 if inside else min(abs(lo), abs(hi)),
+                                 max(abs(lo), abs(hi)), signed=v))
+            return _with_overall(rows, level)
+        if self.name == "card_value_band":
+            values = self._card_values(tables)
+            m = values.height
+            widen = stats.norm.ppf(1 - (1 - level) / (2 * m)) / stats.norm.ppf(1 - (1 - LEVEL) / 2)
+            v = values["value"].to_numpy()
+            half_lo = (v - values["value_lo"].to_numpy()) * widen
+            half_hi = (values["value_hi"].to_numpy() - v) * widen
+            lo, hi = excess_interval(v - half_lo, v + half_hi, self.band)  # type: ignore[arg-type]
+            point = float(np.max(self._excess(v, v)))
+            worst = values["card"][int(np.argmax(self._excess(v, v)))]
+            return _frame([_row("all", None, point, lo, hi, worst_card=int(worst))], level)
+        return self._bootstrap(tables, level, seed)
+
+    def card_values(self, tables: Tables) -> pl.DataFrame:
+        """Every card's causal value (``card_values_causal``) with its distance outside the band."""
+        values = self._card_values(tables)
+        v = values["value"].to_numpy()
+        return values.with_columns(pl.Series("outside_band", self._excess(v, v)))
+
+    # ---------------------------------------------------------------- helpers
+    def _first_player(self, tables: Tables, level: float) -> list[tuple[int, float, float, float]]:
+        from simlab.analysis.metrics import standard_columns
+
+        games = with_deal(_base(tables["games"]))
+        seats = _base(tables["seats"])
+        col = standard_columns(games, seats).get("first_player")
+        if not col or col not in games.columns:
+            raise SimlabError("tune.objective: first_player_advantage needs the game's first_player column "
+                              "(Game.standard_columns)")
+        keys = [k for k in ("variant", "game") if k in games.columns and k in seats.columns]
+        first = seats.join(games.select(*keys, "deal", pl.col(col).alias("_first")), on=keys).filter(
+            pl.col("seat") == pl.col("_first"))
+        rate = clustered_ratio(first, ["n_players"], "win_share", None, "deal").sort("n_players")
+        counts = rate.height
+        out = []
+        for r in rate.iter_rows(named=True):
+            q = stats.t.ppf(1 - (1 - level) / (2 * counts), max(r["dof"], 1)) if r["se"] is not None else math.nan
+            se = r["se"] if r["se"] is not None else math.nan
+            fair = 1.0 / r["n_players"]
+            out.append((int(r["n_players"]), r["mean"] - fair, r["mean"] - fair - q * se, r["mean"] - fair + q * se))
+        return out
+
+    def _card_values(self, tables: Tables) -> pl.DataFrame:
+        from simlab.analysis.cards import card_values_causal
+
+        try:
+            return card_values_causal(tables)
+        except ValueError as exc:
+            raise SimlabError(f"tune.objective: card_value_band: {exc}") from None
+
+    def _excess(self, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        assert self.band is not None
+        return np.maximum(0.0, np.maximum(self.band[0] - np.asarray(hi), np.asarray(lo) - self.band[1]))
+
+    def _bootstrap(self, tables: Tables, level: float, seed: int, draws: int = 200) -> pl.DataFrame:
+        assert self.function is not None
+        point = _call_user(self.function, tables, self.name)
+        games = with_deal(_base(tables["games"]))
+        deals = np.unique(games["deal"].to_numpy())
+        rng = np.random.default_rng(seed)
+        values = []
+        frames = {k: with_deal(_base(v), games) if "game" in v.columns else _base(v) for k, v in tables.items()}
+        for _ in range(draws):
+            pick = pl.DataFrame({"deal": rng.choice(deals, deals.size, replace=True)})
+            sample = {k: pick.join(v, on="deal", how="inner") if "deal" in v.columns else v for k, v in frames.items()}
+            values.append(_call_user(self.function, sample, self.name))
+        lo, hi = np.quantile(values, [(1 - level) / 2, 1 - (1 - level) / 2])
+        return _frame([_row("all", None, point, float(lo), float(hi))], level)
+
+
+def excess_interval(lo: np.ndarray, hi: np.ndarray, band: tuple[float, float]) -> tuple[float, float]:
+    """Interval of ``max_c dist(value_c, band)`` from simultaneous intervals ``[lo_c, hi_c]`` of the values.
+
+    On the event that every interval holds, the largest distance outside the band lies between
+    the largest distance of an interval that misses the band entirely and the largest distance
+    any interval reaches; so the returned interval holds at least as often as the per-value
+    intervals hold together.
+    """
+    lo, hi = np.asarray(lo, dtype=np.float64), np.asarray(hi, dtype=np.float64)
+    low = np.maximum(0.0, np.maximum(band[0] - hi, lo - band[1]))
+    high = np.maximum(0.0, np.maximum(band[0] - lo, hi - band[1]))
+    return float(np.max(low)), float(np.max(high))
+
+
+def _with_overall(rows: list[dict[str, Any]], level: float) -> pl.DataFrame:
+    worst = max(rows, key=lambda r: r["value"])
+    overall = _row("all", None, worst["value"], max(r["lo"] for r in rows), max(r["hi"] for r in rows),
+                   **{k: v for k, v in worst.items() if k not in ("scope", "n_players", "value", "lo", "hi")})
+    return _frame([*rows, overall], level)
+
+
+def _call_user(fn: Callable[[Tables], float], tables: Tables, name: str) -> float:
+    try:
+        value = fn(dict(tables))
+    except Exception as exc:
+        raise SimlabError(f"tune.objective {name} raised {type(exc).__name__}: {exc}") from exc
+    if isinstance(value, bool) or not isinstance(value, int | float | np.floating | np.integer) \
+            or not math.isfinite(float(value)):
+        raise SimlabError(f"tune.objective {name} returned {value!r}; it must return a finite number")
+    return float(value)
+
+
+def load_user_function(text: str, base: Path, field: str) -> Callable[[Tables], float]:
+    """``file.py:function`` (the file relative to ``base``, the spec's folder) as a callable."""
+    from simlab.core.errors import SimlabError as _Error
+
+    file, _, name = text.rpartition(":")
+    path = Path(file) if Path(file).is_absolute() else base / file
+    if not path.is_file():
+        raise _Error(f"{field}: {path}: file not found")
+    spec = importlib.util.spec_from_file_location(f"simlab_tune_objective_{abs(hash(str(path)))}", path)
+    if spec is None or spec.loader is None:
+        raise _Error(f"{field}: {path}: cannot be imported")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        raise _Error(f"{field}: {path} raised {type(exc).__name__} on import: {exc}") from None
+    fn = getattr(module, name, None)
+    if not callable(fn):
+        raise _Error(f"{field}: {path} has no function '{name}'")
+    return fn
