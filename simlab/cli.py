@@ -199,6 +199,32 @@ def _interruptible(command: str, spec_path: Path | str, experiment: Any, out: Pa
         raise RunInterruptedError(_interrupted_line(command, spec_path, experiment, out, extra), code) from None
 
 
+@contextmanager
+def _interruptible_tune(command: str, spec_path: Path | str, experiment: Any, out: Path | None,
+                        extra: list[str]) -> Iterator[None]:
+    """Ctrl-C or SIGTERM while ``simlab report`` tunes a spec: one line with the command that resumes the tune
+    (a RunInterruptedError, exit status 130, or 143 for SIGTERM)."""
+    import shlex
+
+    from simlab.core.errors import RunInterruptedError, Terminated
+    from simlab.runner.processes import interrupt_on_sigterm
+    from simlab.tune.run import latest_tune_dir
+
+    try:
+        with interrupt_on_sigterm():
+            yield
+    except KeyboardInterrupt as exc:
+        code = 143 if isinstance(exc, Terminated) else 130
+        where = out or latest_tune_dir(experiment)
+        if where is None:
+            line = "interrupted before any trial was stored; rerun: " + " ".join(
+                ["simlab", command, shlex.quote(str(spec_path)), *extra])
+        else:
+            again = ["simlab", command, shlex.quote(str(spec_path)), *extra, "--out", shlex.quote(str(where))]
+            line = f"the finished trials are stored; resume: {' '.join(again)}"
+        raise RunInterruptedError(line, code) from None
+
+
 def _interrupted_line(command: str, spec_path: Path | str, experiment: Any, out: Path | None,
                       extra: list[str]) -> str:
     import json
@@ -612,7 +638,10 @@ def report(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
     show_code: Annotated[bool, typer.Option("--show-code", help="keep the notebook's code cells in the page")] = False,
 ) -> None:
-    """Run (or reuse) an experiment, execute its notebook on the results, write reports/NAME/index.html."""
+    """Run (or reuse) an experiment, execute its notebook on the results, write reports/NAME/index.html.
+
+    A spec with a [tune] section is tuned (or its newest complete tune reused) and the tune reported;
+    a tune folder is reported as it is."""
     from simlab.report import report_experiment, report_run
 
     if target.endswith(".toml"):
@@ -620,7 +649,8 @@ def report(
 
         spec = load_spec(target, {"games": games, "seed": seed, "workers": workers})
         extra = [f"{k} {v}" for k, v in {"--games": games, "--seed": seed}.items() if v is not None]
-        with _interruptible("report", target, spec, out, extra):
+        interruptible = _interruptible_tune if spec.tune is not None else _interruptible
+        with interruptible("report", target, spec, out, extra):
             index = report_experiment(spec, out, report_dir, console=console, show_progress=not quiet, force=force,
                                       trust=trust, show_code=show_code)
     else:
@@ -786,7 +816,7 @@ def _print_tune(path: Path, man: dict[str, Any]) -> None:
     search = man.get("search", {})
     console.print(f"searched {search.get('trials', 0)} trials, {search.get('games', 0):,} games in "
                   f"{search.get('seconds', 0):.0f} s (stopped by {search.get('stopped_by', '?')})")
-    table = Table("candidate", "search", "confirmed [95% CI]", "cells", "changes", title=man["objective"]["unit"])
+    table = Table("candidate", "search", "confirmed [95% CI]", "changed", "changes", title=man["objective"]["unit"])
     import polars as pl
 
     for r in pl.read_csv(path / "candidates.csv").iter_rows(named=True):
@@ -796,8 +826,9 @@ def _print_tune(path: Path, man: dict[str, Any]) -> None:
                       escape(r["changes"]))
     console.print(table)
     answer = man.get("answer", {})
-    if "target" in answer:
-        console.print(f"target: {answer['target']}", markup=False, highlight=False)
+    for key in ("improvement", "target", "note"):
+        if key in answer:
+            console.print(f"{key}: {answer[key]}", markup=False, highlight=False)
     if (path / "variant.toml").is_file():
         console.print(f"recommended change (paste into a spec): {path / 'variant.toml'}", markup=False,
                       highlight=False)

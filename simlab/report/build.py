@@ -5,6 +5,9 @@ A notebook takes two parameters (a cell tagged ``parameters``): ``run_dir`` (the
 None makes the notebook run its own small default experiment) and ``report_dir`` (where it
 may write ``findings.json``: a list of one-line headline findings, each with its interval,
 that the report shows at the top).
+
+A tune folder (``simlab tune``) is reported the same way with ``notebooks/tune_report.ipynb``
+(``run_dir`` is the tune folder) and a summary of the tune on top (:mod:`simlab.report.tune`).
 """
 
 from __future__ import annotations
@@ -105,9 +108,18 @@ def notebook_for(man: dict[str, Any], run_dir: Path | None = None) -> Path:
 def report_experiment(spec: Any, out: Path | None = None, report_dir: Path | None = None,
                       console: Any = None, show_progress: bool = True, force: bool = False,
                       trust: bool = False, show_code: bool = False) -> Path:
-    """Run the experiment (or reuse the newest complete run of the same spec) and report on it."""
+    """Run the experiment (or reuse the newest complete run of the same spec) and report on it.
+
+    A spec with a ``[tune]`` section is tuned instead (or its newest complete tune reused, see
+    :func:`simlab.report.tune.tune_for_report`) and the tune is reported.
+    """
     from simlab.runner.run import latest_run_dir, run_experiment
 
+    if getattr(spec, "tune", None) is not None:
+        from simlab.report.tune import tune_for_report
+
+        tune_dir = tune_for_report(spec, out, console=console, show_progress=show_progress, force=force)
+        return report_run(tune_dir, report_dir, console=console, show_code=show_code)
     if out is None:
         latest = latest_run_dir(spec)
         if latest is not None and manifest(latest).get("status") in ("complete", "stopped"):
@@ -132,9 +144,14 @@ def report_run(run: str | Path, report_dir: Path | None = None, notebook: Path |
     lies outside it (and outside simlab's own notebooks) unless ``trust``; a ``notebook``
     given here is the caller's choice and runs as given. ``console`` is told which notebook runs.
     The page hides the code cells unless ``show_code`` (:func:`render_html`).
+
+    A tune folder (``simlab tune``) is reported with ``tune_report.ipynb`` (:func:`report_tune`).
     """
-    import nbformat
-    import papermill
+    from simlab.report.tune import tune_dir_of
+
+    tune_dir = tune_dir_of(run)
+    if tune_dir is not None:
+        return report_tune(tune_dir, report_dir, notebook=notebook, console=console, show_code=show_code)
     run_dir = resolve_run(run).resolve()
     man = manifest(run_dir)
     if not safe_component(str(man.get("experiment", ""))):
@@ -148,6 +165,42 @@ def report_run(run: str | Path, report_dir: Path | None = None, notebook: Path |
     if console is not None:
         console.print(f"executing notebook {nb_path.resolve()}", markup=False, highlight=False)
     out_dir = (report_dir or Path("reports") / man["experiment"]).resolve()
+    body, findings, seconds = _execute(nb_path, run_dir, out_dir, show_code)
+    page = _with_summary(body, _summary_html(run_dir, man, findings, nb_path.name, seconds))
+    index = out_dir / "index.html"
+    index.write_text(page, encoding="utf-8")
+    return index
+
+
+def report_tune(tune_dir: str | Path, report_dir: Path | None = None, notebook: Path | None = None,
+                console: Any = None, show_code: bool = False) -> Path:
+    """Execute ``tune_report.ipynb`` (or ``notebook``) on a complete tune folder and write ``index.html``
+    (default ``reports/<experiment>/``) with a summary of the tune on top; returns the HTML path."""
+    from simlab.report.tune import TUNE_NOTEBOOK, check_complete, summary_html
+    from simlab.tune.run import read_manifest
+
+    tune_dir = Path(tune_dir).resolve()
+    man = read_manifest(tune_dir)
+    if not safe_component(str(man.get("experiment", ""))):
+        raise SimlabError(f"{tune_dir / 'tune.json'}: experiment name {man.get('experiment')!r} is not a "
+                          "plain folder name")
+    check_complete(tune_dir, man)
+    nb_path = notebook or NOTEBOOKS / TUNE_NOTEBOOK
+    if console is not None:
+        console.print(f"executing notebook {nb_path.resolve()}", markup=False, highlight=False)
+    out_dir = (report_dir or Path("reports") / man["experiment"]).resolve()
+    body, findings, seconds = _execute(nb_path, tune_dir, out_dir, show_code)
+    page = _with_summary(body, summary_html(tune_dir, man, findings, nb_path.name, seconds))
+    index = out_dir / "index.html"
+    index.write_text(page, encoding="utf-8")
+    return index
+
+
+def _execute(nb_path: Path, run_dir: Path, out_dir: Path, show_code: bool) -> tuple[str, list[str], float]:
+    """Execute the notebook on ``run_dir`` into ``out_dir``: (the page body, the findings it wrote, seconds)."""
+    import nbformat
+    import papermill
+
     out_dir.mkdir(parents=True, exist_ok=True)
     executed = out_dir / "notebook.ipynb"
     (out_dir / "findings.json").unlink(missing_ok=True)
@@ -163,10 +216,7 @@ def report_run(run: str | Path, report_dir: Path | None = None, notebook: Path |
     body = render_html(nbformat.read(executed, as_version=4), show_code=show_code)
     findings_file = out_dir / "findings.json"
     findings = json.loads(findings_file.read_text()) if findings_file.is_file() else []
-    page = _with_summary(body, _summary_html(run_dir, man, findings, nb_path.name, seconds))
-    index = out_dir / "index.html"
-    index.write_text(page, encoding="utf-8")
-    return index
+    return body, findings, seconds
 
 
 def render_html(nb: Any, show_code: bool = False) -> str:

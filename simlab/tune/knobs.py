@@ -67,28 +67,31 @@ class Knob:
         return dict(value) if isinstance(value, Mapping) else {self.fields[0]: value}
 
     def cost(self, value: Any) -> tuple[int, float]:
-        """(cells changed, distance from the printed data) when the knob takes ``value``.
+        """(changes, distance from the printed data) when the knob takes ``value``.
 
-        A cell is one field of one row. The distance of an integer cell is ``|new − printed|``;
-        any other changed cell counts 1.
+        A change is one data row whose knob fields take a new value: a price cap, or a buyer's
+        kind with its cap and technology (a table of values), counts once per row. The distance of
+        an integer field is ``|new − printed|``; any other changed field counts 1.
         """
-        cells, distance = 0, 0.0
+        changes, distance = 0, 0.0
         for row in self.printed:
             if self.mode == "add":
                 if int(value) != 0:
-                    cells += 1
+                    changes += 1
                     distance += abs(int(value))
                 continue
+            changed = False
             for col, new in self.as_table(value).items():
                 old, new_text = row.get(col, ""), cell_text(new)
                 if old == new_text:
                     continue
-                cells += 1
+                changed = True
                 try:
                     distance += abs(int(new_text) - int(old))
                 except ValueError:
                     distance += 1.0
-        return cells, distance
+            changes += changed
+        return changes, distance
 
     def describe(self, value: Any) -> str:
         """The change in words: ``buyers (region_id = INDIA, position = 0): price_cap 3 → 5``."""
@@ -101,6 +104,8 @@ class Knob:
         parts = []
         for col, new in self.as_table(value).items():
             olds = sorted({r.get(col, "") for r in self.printed})
+            if olds == [cell_text(new)]:
+                continue  # a field of the table that keeps its printed value
             old = "/".join(o if o else "(empty)" for o in olds)
             parts.append(f"{col} {old} → {cell_text(new) or '(empty)'}")
         suffix = f" ({self.rows} rows)" if self.rows > 1 else ""
@@ -239,7 +244,7 @@ def candidate_edits(knobs: Sequence[Knob], values: Mapping[str, Any]) -> list[Ro
 
 
 def candidate_cost(knobs: Sequence[Knob], values: Mapping[str, Any]) -> tuple[int, float]:
-    """(cells changed, distance) of a candidate."""
+    """(changes, distance) of a candidate (see :meth:`Knob.cost`)."""
     cells, distance = 0, 0.0
     for knob in knobs:
         if knob.name in values:

@@ -74,6 +74,7 @@ class Objective:
     band: tuple[float, float] | None = None
     function: Callable[[Tables], float] | None = None
     needs_ablation: bool = False
+    game: str | None = None  # the game's name (its standard columns name the first player)
 
     @property
     def unit(self) -> str:
@@ -114,7 +115,8 @@ class Objective:
                 d, lo, hi = seat_deviation_interval(part["deal"].to_numpy(), part[self.position].cast(pl.Utf8)
                                                     .to_numpy(), part["win_share"].to_numpy(), 1.0 / n,
                                                     level=each, seed=seed + i)
-                rows.append(_row(f"{n} players", n, d, lo, hi))
+                top = 1.0 - 1.0 / n  # no win rate lies further than this from 1/n
+                rows.append(_row(f"{n} players", n, d, min(lo, top), min(hi, top)))
             return _with_overall(rows, level)
         if self.name == "first_player_advantage":
             counts = self._first_player(tables, level)
@@ -149,7 +151,7 @@ class Objective:
 
         games = with_deal(_base(tables["games"]))
         seats = _base(tables["seats"])
-        col = standard_columns(games, seats).get("first_player")
+        col = standard_columns(games, seats, self.game).get("first_player")
         if not col or col not in games.columns:
             raise SimlabError("tune.objective: first_player_advantage needs the game's first_player column "
                               "(Game.standard_columns)")
@@ -179,13 +181,19 @@ class Objective:
         return np.maximum(0.0, np.maximum(self.band[0] - np.asarray(hi), np.asarray(lo) - self.band[1]))
 
     def _bootstrap(self, tables: Tables, level: float, seed: int, draws: int = 200) -> pl.DataFrame:
+        """Percentile bootstrap over deals: every table (every variant) resampled by the same deals."""
         assert self.function is not None
         point = _call_user(self.function, tables, self.name)
-        games = with_deal(_base(tables["games"]))
+        games = with_deal(as_str(tables["games"], "variant") if "variant" in tables["games"].columns
+                          else tables["games"])
         deals = np.unique(games["deal"].to_numpy())
         rng = np.random.default_rng(seed)
+        frames = {}
+        for k, v in tables.items():
+            v = as_str(v, "variant") if "variant" in v.columns else v
+            frames[k] = with_deal(v, games) if "game" in v.columns and k != "games" else (
+                games if k == "games" else v)
         values = []
-        frames = {k: with_deal(_base(v), games) if "game" in v.columns else _base(v) for k, v in tables.items()}
         for _ in range(draws):
             pick = pl.DataFrame({"deal": rng.choice(deals, deals.size, replace=True)})
             sample = {k: pick.join(v, on="deal", how="inner") if "deal" in v.columns else v for k, v in frames.items()}

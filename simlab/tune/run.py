@@ -250,7 +250,7 @@ def best_candidates(path: Path, tune: TuneSpec) -> list[tuple[int, float, dict[s
     study = open_study(path, tune)
     done = [t for t in study.get_trials(deepcopy=False) if t.user_attrs.get("status") == "complete"
             and t.value is not None and t.user_attrs.get("cells", 0) > 0]
-    done.sort(key=lambda t: (t.value, t.number))
+    done.sort(key=lambda t: (round(t.value, 12), t.number))  # equal values (up to rounding): the earlier trial
     out, seen = [], set()
     for t in done:
         if t.user_attrs["key"] in seen:
@@ -300,13 +300,26 @@ def _confirm(spec: ExperimentSpec, tune: TuneSpec, path: Path, manifest: dict[st
         answer.update({"trial": number, "search_value": value, "candidate": "trial" + str(number),
                        "edits": [e.as_dict() for e in candidate_edits(tune.knobs, candidate)],
                        "changes": describe_candidate(tune.knobs, candidate), "confirmed": row,
-                       "target": _verdict(tune.target, row)})
+                       "target": _verdict(tune.target, row), "improvement": _improvement(rows[0], row)})
+        better = [r["candidate"] for r in rows[2:] if r["confirmed"] < row["confirmed"]]
+        if better:
+            answer["note"] = (f"{', '.join(better)} confirmed lower than the recommended {row['candidate']} (chosen "
+                              "on the search seeds, so its confirmed value is unbiased); see candidates.csv")
         write_variant(path, spec, tune, answer)
     else:
         answer["note"] = "no candidate that changes the data finished (all pruned, infeasible or invalid)"
     answer["printed_target"] = _verdict(tune.target, rows[0])
     manifest["answer"] = answer
     manifest["confirm"]["seed_overlap"] = overlap
+
+
+def _improvement(printed: dict[str, Any], row: dict[str, Any]) -> str:
+    """Whether the confirmed objective of ``row`` beats the printed data's (both on the same fresh seeds)."""
+    if row["confirmed_hi"] < printed["confirmed_lo"]:
+        return (f"confirmed: {printed['confirmed']:.4f} -> {row['confirmed']:.4f}, the intervals do not overlap")
+    if row["confirmed"] < printed["confirmed"]:
+        return (f"not confirmed: {printed['confirmed']:.4f} -> {row['confirmed']:.4f}, but the intervals overlap")
+    return f"none: {row['confirmed']:.4f} is not below the printed data's {printed['confirmed']:.4f}"
 
 
 def _verdict(target: float | None, row: dict[str, Any]) -> str:

@@ -12,7 +12,9 @@ and never played; one whose data the game rejects is recorded as invalid with th
 sampler is re-created for every trial with a seed derived from the tune seed and ``n``, and a
 batch of ``batch`` trials is asked before any of them is told. Candidates are played on the
 same games (common random numbers), so a candidate met again is not replayed: it gets the
-stored value (``repeat_of``). The first trial is always the printed data (no change).
+stored value (``repeat_of``) and does not count towards ``trials`` (the budget counts distinct
+candidates; a search whose sampler keeps proposing played candidates ends after ``3 × trials``
+proposals). The first trial is always the printed data (no change).
 
 **Resume.** The study lives in ``study.db`` (SQLite, written transactionally). A trial that was
 running when the process died is still ``RUNNING`` there; on resume it is played again with the
@@ -43,6 +45,8 @@ from simlab.tune.knobs import Knob, candidate_cost, candidate_edits, describe_ca
 from simlab.tune.spec import TuneSpec
 
 NONE = "none"
+REPEAT_CAP = 3  # a search ends after this many times ``trials`` proposals, repeats included
+STARTUP_TRIALS = 10  # random proposals before the sampler models the results (fixed: --trials only sets the length)
 STUDY_NAME = "tune"
 
 optuna.logging.set_verbosity(logging.WARNING)
@@ -121,14 +125,16 @@ def candidate_key(tune: TuneSpec, candidate: dict[str, Any]) -> str:
 def make_sampler(tune: TuneSpec, number: int) -> optuna.samplers.BaseSampler:
     """The sampler for trial ``number``: seeded by the tune seed and the trial number."""
     seed = (tune.seed * 1_000_003 + number * 7_919 + 17) % 2**32
-    startup = max(5, min(20, tune.trials // 5))
+    startup = STARTUP_TRIALS
     if tune.sampler == "random":
         return optuna.samplers.RandomSampler(seed=seed)
-    tpe = optuna.samplers.TPESampler(seed=seed, n_startup_trials=startup, multivariate=True, group=True,
-                                     constant_liar=tune.batch > 1)
-    if tune.sampler == "cmaes":
-        return optuna.samplers.CmaEsSampler(seed=seed, n_startup_trials=startup, independent_sampler=tpe,
-                                            warn_independent_sampling=False)
+    with warnings.catch_warnings():  # ``group`` is marked experimental (stable since Optuna 2.8)
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        tpe = optuna.samplers.TPESampler(seed=seed, n_startup_trials=startup, multivariate=True, group=True,
+                                         constant_liar=tune.batch > 1)
+        if tune.sampler == "cmaes":
+            return optuna.samplers.CmaEsSampler(seed=seed, n_startup_trials=startup, independent_sampler=tpe,
+                                                warn_independent_sampling=False)
     return tpe
 
 
@@ -162,7 +168,8 @@ class Pending:
 class SearchState:
     """Totals of the stored study (for budgets and the progress bar)."""
 
-    trials: int = 0
+    trials: int = 0  # distinct candidates: every finished trial but the repeats
+    asked: int = 0  # every finished trial, repeats included
     games: int = 0
     seconds: float = 0.0
     best_value: float | None = None
@@ -174,9 +181,10 @@ def totals(study: optuna.Study) -> SearchState:
     """Trials, games and evaluation seconds spent so far, and the best complete trial."""
     state = SearchState()
     for t in study.get_trials(deepcopy=False):
-        if t.state == TrialState.RUNNING:
-            continue
-        state.trials += 1
+        if t.state not in (TrialState.COMPLETE, TrialState.PRUNED, TrialState.FAIL):
+            continue  # running (being played, or left by a killed process) or waiting (enqueued)
+        state.asked += 1
+        state.trials += t.user_attrs.get("status") != "repeat"
         state.games += int(t.user_attrs.get("games", 0))
         state.seconds += float(t.user_attrs.get("seconds", 0.0))
         if t.state == TrialState.COMPLETE and t.value is not None and (
@@ -216,7 +224,7 @@ class Search:
             if why:
                 state.stopped_by = why
                 return state
-            want = min(self.tune.batch, self.tune.trials - state.trials)
+            want = max(1, min(self.tune.batch, self.tune.trials - state.trials))
             batch = []
             for _ in range(want):
                 self.study.sampler = make_sampler(self.tune, len(self.study.trials))
@@ -230,6 +238,8 @@ class Search:
         tune = self.tune
         if state.trials >= tune.trials:
             return f"trials ({tune.trials})"
+        if state.asked >= REPEAT_CAP * tune.trials:
+            return f"the sampler kept proposing candidates already played ({state.asked} trials asked)"
         if tune.total_games is not None and state.games >= tune.total_games:
             return f"total_games ({tune.total_games:,})"
         if tune.wall_time is not None and state.seconds >= tune.wall_time:

@@ -144,7 +144,7 @@ def _objective(table: dict, game: Any, raw: dict, source: str, record: list[str]
         if not game.standard_columns.get("first_player"):
             raise TuneSpecError("tune.objective", f"{game.name} declares no first_player column "
                                                   "(Game.standard_columns)")
-        return Objective(name)
+        return Objective(name, game=game.name)
     band = table.get("band")
     if (not isinstance(band, list) or len(band) != 2
             or any(isinstance(b, bool) or not isinstance(b, int | float) for b in band)):
@@ -204,7 +204,7 @@ def parse_tune(raw: dict[str, Any], source: str, game: Any, base_variant: Any, g
         raise TuneSpecError("tune", "give a change budget: max_changes (data cells changed) and/or max_distance "
                                     "(sum of |new − printed|), so the answer is a small change, not a new game")
     if max_changes is None:
-        max_changes = sum(k.rows * len(k.fields) for k in knobs)
+        max_changes = sum(k.rows for k in knobs)
     trials = _int(table, "trials", 50)
     if trials > MAX_TRIALS:
         raise TuneSpecError("tune.trials", f"{trials:,} is more than {MAX_TRIALS:,}")
@@ -237,8 +237,8 @@ def parse_tune(raw: dict[str, Any], source: str, game: Any, base_variant: Any, g
         games=_int(confirm_table, "games", 2 * per_trial, where="tune.confirm"),
         seed=_int(confirm_table, "seed", (seed_value * 1_000_003 + 7_919) % (2**62), low=0, where="tune.confirm"),
     )
-    if confirm.seed == seed:
-        raise TuneSpecError("tune.confirm.seed", f"must differ from the search seed {seed} (fresh seeds)")
+    if confirm.seed == seed_value:
+        raise TuneSpecError("tune.confirm.seed", f"must differ from the search seed {seed_value} (fresh seeds)")
     return TuneSpec(
         objective=objective, knobs=knobs, max_changes=max_changes, max_distance=max_distance, trials=trials,
         games_per_trial=per_trial, total_games=_int(table, "total_games", None),

@@ -1,0 +1,242 @@
+"""The report of a tune: `simlab report SPEC.toml` on a spec with a [tune] section tunes it (or reuses its
+newest complete tune) and writes a page with the tune's summary, the search, the candidates confirmed on
+fresh seeds, the objective before and after, the recommended change, and headline findings.
+
+One tiny Smartphone Inc. tune (three heuristics at 2-3 players, three buyer knobs, 8 trials of 243
+games) is made and reported once for the module through the CLI; a tiny Sentient card_value_band tune
+covers the card-value section. The page is opened in headless Chromium when there is one.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+from browser import find_chromium, inspect_page
+from typer.testing import CliRunner
+
+from simlab.cli import app
+from simlab.core.errors import SimlabError
+from simlab.report import report_run
+from simlab.report.tune import default_findings, tune_dir_of
+
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+              pytest.mark.filterwarnings("ignore::optuna.exceptions.ExperimentalWarning")]
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts" / "browser"
+
+SPEC = """
+description = "a tiny tune for the report test"
+game = "smartphone"
+seed = 3
+games = 240
+workers = 1
+
+[options]
+colour_assignment = "random"
+
+[players]
+pool = ["greedy", "price_cutter", "tech_rusher"]
+n_players = [2, 3]
+rotation = "cyclic"
+
+[tune]
+objective = "max_position_deviation"
+position = "colour"
+max_changes = 2
+trials = 8
+stages = 2
+target = 0.05
+sampler = "random"
+
+[tune.confirm]
+candidates = 2
+games = 240
+
+[[tune.knobs]]
+file = "buyers"
+where = { region_id = "INDIA", position = 0 }
+field = "price_cap"
+range = [1, 6]
+
+[[tune.knobs]]
+file = "buyers"
+where = { region_id = "LATAM", position = 0 }
+field = "price_cap"
+range = [1, 6]
+
+[[tune.knobs]]
+file = "buyers"
+where = { region_id = "SEASIA", kind = "red" }
+field = "price_cap"
+add = [-1, 2]
+"""
+
+SECTIONS = ("What was tuned", "Knobs", "Budgets", "The search", "Trials by status", "complete trials of the search",
+            "The best candidates, confirmed on fresh seeds", "The objective per player count, before and after",
+            "each position's win rate, before and after", "What each card is worth", "The recommended change",
+            "How to read these numbers", "Headline findings")
+
+
+@pytest.fixture(scope="module")
+def reported(tmp_path_factory):
+    """`simlab report experiments/tiny_tune.toml` in a fresh project: no tune yet, so it tunes, then reports."""
+    project = tmp_path_factory.mktemp("tune_project")
+    spec = project / "experiments" / "tiny_tune.toml"
+    spec.parent.mkdir()
+    spec.write_text(SPEC)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(project)
+        result = CliRunner().invoke(app, ["report", "experiments/tiny_tune.toml", "-q", "--report-dir",
+                                          str(project / "report")])
+    assert result.exit_code == 0, result.output
+    tunes = list((project / "results" / "tiny_tune").iterdir())
+    assert len(tunes) == 1 and tunes[0].name.endswith("-tune")
+    page = (project / "report" / "index.html").read_text(encoding="utf-8")
+    return {"project": project, "tune": tunes[0], "output": result.output, "page": page,
+            "report": project / "report", "manifest": json.loads((tunes[0] / "tune.json").read_text())}
+
+
+def _body(page: str) -> str:
+    return re.sub(r"<(style|script)\b.*?</\1>", "", page, flags=re.S)
+
+
+def test_the_page_has_the_summary_and_every_section(reported):
+    page, man = reported["page"], reported["manifest"]
+    body = _body(page)
+    assert page.count('id="simlab-summary"') == 1
+    assert "simlab tune report: tiny_tune" in page and "a tiny tune for the report test" in page
+    for what in ("max_position_deviation", "8 trials", f"seed {man['confirm']['seed']}", "status complete",
+                 f"{man['confirm']['games']:,} games each",
+                 f"simlab {man['versions']['simlab']}", "tune_report.ipynb, executed in"):
+        assert what in page, what
+    assert f"results/tiny_tune/{reported['tune'].name}" in page  # the tune's path in its project, not the machine's
+    for section in SECTIONS:
+        assert section in page, section
+    assert "Not shown: the objective is max_position_deviation, not card_value_band" in page
+    assert "[[variants]]" in page and 'name = "tuned"' in page  # the ready-to-paste variant
+    assert len(re.findall(r"This page rests on [\d,]+ games in [\d,]+ deals", page)) == 1
+    # tables as text with intervals, figures with alt text and captions, code hidden
+    assert re.search(r"\d\.\d+ \[[−\d]", body) and "95% CI]" in body
+    for dump in ("dtype", "shape:", "…", "&hellip;", "<td>str</td>", "<td>f64</td>"):
+        assert dump not in body, dump
+    images = re.findall(r"<img\b[^>]*>", body)
+    assert len(images) == 3  # the search, the objective per player count, the colours' win rates
+    assert all(len(re.search(r'alt="([^"]*)"', img).group(1)) > 20 for img in images)
+    assert page.count("<figcaption") == len(images)
+    assert "jp-CodeMirrorEditor" not in body and "tempfile" not in body
+    assert "cdnjs.cloudflare.com/ajax/libs/require" not in page and "mathjax/2.7.7" not in page
+
+
+def test_the_candidates_and_objective_tables_show_every_candidate(reported):
+    page = reported["page"]
+    import polars as pl
+
+    candidates = pl.read_csv(reported["tune"] / "candidates.csv")
+    assert candidates["candidate"][0] == "printed" and candidates.height >= 2
+    for label in candidates["candidate"].to_list()[1:]:
+        assert f"trial {label.removeprefix('trial')}" in page
+    assert "printed data [95% CI]" in page and "(recommended) [95% CI]" in page
+    assert "player count" in page and "2 players" in page and "3 players" in page
+    for change in candidates["changes"].to_list()[1:]:
+        assert change.split(":")[0] in page
+
+
+def test_findings_are_headlines_with_intervals(reported):
+    findings = json.loads((reported["report"] / "findings.json").read_text())
+    assert 3 <= len(findings) <= 6 and all(isinstance(f, str) and "\n" not in f for f in findings)
+    assert findings[0].startswith("printed data: largest |win rate − 1/n| of any colour")
+    assert any(f.startswith("recommended change (") and "target 0.05:" in f for f in findings)
+    assert any("colour" in f and "against a fair share" in f for f in findings)
+    assert any(f.startswith("search: 8 trials") for f in findings)
+    interval = re.compile(r"\d\.\d+ \[[−+]?\d\.\d+, [−+]?\d\.\d+\]")
+    assert all(interval.search(f) for f in findings), findings
+    for line in findings:  # the CLI prints them too
+        assert line[:40] in reported["output"].replace("\n", " ")
+
+
+def test_the_notebook_ran_clean(reported):
+    nb = nbformat.read(reported["report"] / "notebook.ipynb", as_version=4)
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            assert out.get("name") != "stderr", out.get("text", "")[:300]
+            assert out.get("output_type") != "error"
+            text = out.get("text", "") + str(out.get("data", {}).get("text/plain", ""))
+            assert "Warning" not in text, text[:300]
+
+
+def test_a_second_report_reuses_the_complete_tune(reported, monkeypatch, tmp_path):
+    """Without playing or executing anything again: the report step is stubbed."""
+    import simlab.report.build as build
+
+    seen = []
+
+    def fake_report_run(target, report_dir=None, **_):
+        seen.append(Path(target).resolve())
+        return Path(report_dir) / "index.html"
+
+    monkeypatch.setattr(build, "report_run", fake_report_run)
+    monkeypatch.chdir(reported["project"])
+    result = CliRunner().invoke(app, ["report", "experiments/tiny_tune.toml", "-q", "--report-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "reusing the stored tune" in result.output
+    again = CliRunner().invoke(app, ["report", "experiments/tiny_tune.toml", "-q", "--out", str(reported["tune"]),
+                                     "--report-dir", str(tmp_path)])
+    assert again.exit_code == 0, again.output
+    assert seen == [reported["tune"].resolve()] * 2
+    assert len(list((reported["project"] / "results" / "tiny_tune").iterdir())) == 1
+
+
+def test_a_tune_folder_is_found_by_path_or_name(reported):
+    tune = reported["tune"]
+    assert tune_dir_of(tune) == tune
+    assert tune_dir_of(f"tiny_tune/{tune.name}", reported["project"] / "results") is not None
+    assert tune_dir_of(tune / "confirm" / "printed") is None  # an ordinary run
+    lines = default_findings(reported["manifest"])
+    assert lines[0].startswith("printed data:") and "[95% CI" in lines[0]
+
+
+def test_an_unfinished_tune_is_one_clear_error(reported, tmp_path):
+    man = dict(reported["manifest"], status="searching")
+    (tmp_path / "tune.json").write_text(json.dumps(man))
+    with pytest.raises(SimlabError, match=r"not complete \(status searching\).*--resume"):
+        report_run(tmp_path, tmp_path / "report")
+
+
+@pytest.mark.skipif(find_chromium() is None, reason="no Chromium on PATH: install Debian's chromium package "
+                    "(apt-get install chromium; .ci/run does) to run the browser checks")
+def test_the_tune_report_in_a_browser(reported):
+    shot = ARTIFACTS / "fresh-tune_report.png"
+    report = inspect_page(reported["report"] / "index.html", screenshot=shot)
+    print(f"\nscreenshot: {shot}")
+    assert len(report.images) == 3
+    assert report.text_length > 3000
+    problems = report.problems()
+    assert not problems, f"(screenshot {shot}):\n  " + "\n  ".join(problems)
+
+
+def test_a_card_value_band_tune_shows_each_cards_value(tmp_path):
+    """A tiny Sentient tune of one card's VP against a band of card values (paired ablation of two cards)."""
+    from simlab.runner.spec import parse_spec
+    from simlab.tune.run import run_tune
+
+    spec = parse_spec({
+        "name": "tiny_band", "game": "sentient", "seed": 2, "games": 150, "shard_size": 150, "workers": 1,
+        "record": ["takes"], "ablation": {"cards": [30, 40], "change": "remove"},
+        "players": {"pool": ["investor", "specialist"], "repeat": True, "n_players": [2, 3], "rotation": "cyclic"},
+        "tune": {"objective": "card_value_band", "band": [0, 4], "max_changes": 1, "trials": 2,
+                 "confirm": {"candidates": 1, "games": 150},
+                 "knobs": [{"file": "cards", "where": {"id": 30}, "field": "printed_vp", "range": [5, 6]}]}})
+    tune = run_tune(spec, tmp_path / "tune", show_progress=False).path
+    page = report_run(tune, tmp_path / "report").read_text(encoding="utf-8")
+    assert "What each card is worth, before and after" in page
+    assert "card 30" in page and "card 40" in page and "band [0, 4]" in page
+    assert "Not shown: the objective is card_value_band, not max_position_deviation" in page
+    assert "simultaneous over the cards" in page and "holds for all the cards at once" in page
+    assert len(re.findall(r"<img\b", _body(page))) == 3  # the search, the objective, the card values
+    findings = json.loads((tmp_path / "report" / "findings.json").read_text())
+    assert any("least typical card" in f and "VP" in f for f in findings)
