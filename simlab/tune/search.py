@@ -1,10 +1,11 @@
 """The search: an Optuna study over candidates, stored so that an interrupted tune resumes exactly.
 
-**Parameters.** A candidate changes at most ``max_changes`` data cells. The study samples
-``slots`` choices ``change0 … change{k-1}``, each ``"none"`` or a knob's name, and for every
-knob picked its value ``value:<knob>`` (an integer for a knob whose values are an evenly spaced
-integer range, else a categorical choice). So every sampled candidate is small by construction,
-and the sampler learns both which knobs matter and their values. A candidate that still breaks
+**Parameters.** A candidate changes at most ``max_changes`` data rows. The study samples how
+many knobs to change, ``changes`` (0 to ``slots``), then that many knob names ``change0 …``
+and, for every knob picked, its value ``value:<knob>`` (an integer for a knob whose values are an
+evenly spaced integer range, else a categorical choice). So every sampled candidate is small by
+construction, small changes are proposed as often as large ones, and the sampler learns how many
+changes help, which knobs matter and their values. A candidate that still breaks
 the budget (a knob that changes several rows, or ``max_distance``) is recorded as infeasible
 and never played; one whose data the game rejects is recorded as invalid with the reason.
 
@@ -44,7 +45,6 @@ from simlab.tune.evaluate import Evaluator, Job, candidate_spec, stage_bounds
 from simlab.tune.knobs import Knob, candidate_cost, candidate_edits, describe_candidate
 from simlab.tune.spec import TuneSpec
 
-NONE = "none"
 REPEAT_CAP = 3  # a search ends after this many times ``trials`` proposals, repeats included
 STARTUP_TRIALS = 10  # random proposals before the sampler models the results (fixed: --trials only sets the length)
 STUDY_NAME = "tune"
@@ -77,11 +77,11 @@ def _int_range(knob: Knob) -> tuple[int, int, int] | None:
 
 def suggest(trial: optuna.Trial, tune: TuneSpec) -> dict[str, Any]:
     """A candidate (knob name -> value) sampled in ``trial``."""
-    names = [NONE, *[k.name for k in tune.knobs]]
+    names = [k.name for k in tune.knobs]
     out: dict[str, Any] = {}
-    for i in range(slots(tune)):
+    for i in range(trial.suggest_int("changes", 0, slots(tune))):
         pick = trial.suggest_categorical(f"change{i}", names)
-        if pick == NONE or pick in out:
+        if pick in out:
             continue
         knob = tune.knob(str(pick))
         rng = _int_range(knob)
@@ -97,9 +97,9 @@ def suggest(trial: optuna.Trial, tune: TuneSpec) -> dict[str, Any]:
 def candidate_from_params(params: dict[str, Any], tune: TuneSpec) -> dict[str, Any]:
     """The candidate a trial's stored parameters describe (what :func:`suggest` returned)."""
     out: dict[str, Any] = {}
-    for i in range(slots(tune)):
-        pick = params.get(f"change{i}", NONE)
-        if pick == NONE or pick in out:
+    for i in range(int(params.get("changes", 0))):
+        pick = params[f"change{i}"]
+        if pick in out:
             continue
         knob = tune.knob(str(pick))
         value = params[f"value:{knob.name}"]
@@ -111,8 +111,8 @@ def candidate_from_params(params: dict[str, Any], tune: TuneSpec) -> dict[str, A
 
 
 def baseline_params(tune: TuneSpec) -> dict[str, Any]:
-    """The parameters of the printed data: every slot ``none``."""
-    return {f"change{i}": NONE for i in range(slots(tune))}
+    """The parameters of the printed data: no change."""
+    return {"changes": 0}
 
 
 def candidate_key(tune: TuneSpec, candidate: dict[str, Any]) -> str:
