@@ -113,7 +113,7 @@ def summary_rows(path: Path, man: dict[str, Any]) -> list[tuple[str, str]]:
         ("objective", f"{objective.get('name')}: {objective.get('unit')}; "
                       + (f"target {target:g}" if target is not None else "no target")),
         ("knobs", f"{len(man.get('knobs', []))} ({', '.join(k['name'] for k in man.get('knobs', []))}); at most "
-                  f"{budget.get('max_changes')} data cell(s) changed"
+                  f"{budget.get('max_changes')} data row change(s)"
                   + (f", distance at most {budget['max_distance']:g}" if budget.get("max_distance") else "")),
         ("search", f"{search.get('trials', 0):,} trials, {search.get('games', 0):,} games in "
                    f"{search.get('seconds', 0):.0f} s (seed {budget.get('seed')}, sampler {budget.get('sampler')}; "

@@ -14,9 +14,12 @@ player counts; the overall value is the largest row, and its interval the rows' 
   (deal-clustered).
 - ``first_player_advantage``: ``|win rate of the first player − 1/n|``, worst over the player
   counts; deal-clustered t-interval of the rate, folded.
-- ``card_value_band``: how far the causal value of the least typical card (paired ablation, the
-  spec's ``[ablation]``) lies outside ``band = [low, high]`` (in the holder's score, VP): 0
-  when every card's value is inside; per-card intervals Bonferroni-widened over the cards.
+- ``card_value_band``: how far the cards' causal values (paired ablation, the spec's
+  ``[ablation]``; in the holder's score, VP) lie outside ``band = [low, high]``, summed over the
+  cards: 0 exactly when every card's value is inside. A sum, not the worst card, so that fixing
+  one card of several outliers already counts (the worst card alone gives the search nothing to
+  follow until every outlier is fixed at once); the confirmation also reports the worst card and
+  its distance. Per-card intervals are Bonferroni-widened over the cards.
 - ``file.py:function``: ``function(tables) -> float`` (lower is better); its confirmation
   interval is a percentile bootstrap over deals.
 """
@@ -81,8 +84,8 @@ class Objective:
         """What the value measures, for tables and reports."""
         return {"max_position_deviation": f"largest |win rate − 1/n| of any {self.position}",
                 "first_player_advantage": "|first player's win rate − 1/n|",
-                "card_value_band": (f"VP outside the band [{self.band[0]:g}, {self.band[1]:g}] of the least "
-                                    "typical card's causal value") if self.band else "",
+                "card_value_band": (f"VP of causal card value outside the band [{self.band[0]:g}, "
+                                    f"{self.band[1]:g}], summed over the cards") if self.band else "",
                 }.get(self.name, f"{self.name} (user objective)")
 
     # ---------------------------------------------------------------- search
@@ -97,7 +100,7 @@ class Objective:
             return max(abs(v) for _, v, _, _ in self._first_player(tables, 0.5))
         if self.name == "card_value_band":
             values = self._card_values(tables)
-            return float(np.max(self._excess(values["value"].to_numpy(), values["value"].to_numpy())))
+            return float(np.sum(self._excess(values["value"].to_numpy(), values["value"].to_numpy())))
         assert self.function is not None
         return _call_user(self.function, tables, self.name)
 
@@ -133,10 +136,14 @@ class Objective:
             v = values["value"].to_numpy()
             half_lo = (v - values["value_lo"].to_numpy()) * widen
             half_hi = (values["value_hi"].to_numpy() - v) * widen
-            lo, hi = excess_interval(v - half_lo, v + half_hi, self.band)  # type: ignore[arg-type]
-            point = float(np.max(self._excess(v, v)))
-            worst = values["card"][int(np.argmax(self._excess(v, v)))]
-            return _frame([_row("all", None, point, lo, hi, worst_card=int(worst))], level)
+            assert self.band is not None
+            lo, hi = excess_interval(v - half_lo, v + half_hi, self.band, total=True)
+            worst_lo, worst_hi = excess_interval(v - half_lo, v + half_hi, self.band)
+            excess = self._excess(v, v)
+            worst = int(np.argmax(excess))
+            return _frame([_row("all", None, float(np.sum(excess)), lo, hi, worst_card=int(values["card"][worst]),
+                                worst_excess=float(excess[worst]), worst_lo=worst_lo, worst_hi=worst_hi,
+                                cards_outside=int(np.sum(excess > 0)))], level)
         return self._bootstrap(tables, level, seed)
 
     def card_values(self, tables: Tables) -> pl.DataFrame:
@@ -152,12 +159,15 @@ class Objective:
         games = with_deal(_base(tables["games"]))
         seats = _base(tables["seats"])
         col = standard_columns(games, seats, self.game).get("first_player")
-        if not col or col not in games.columns:
+        keys = [k for k in ("variant", "game") if k in games.columns and k in seats.columns]
+        if col and col in seats.columns:  # the games declare it as a seat flag: this seat played first
+            first = seats.join(games.select(*keys, "deal"), on=keys).filter(pl.col(col).cast(pl.Boolean))
+        elif col and col in games.columns:  # a games column holding the first player's seat
+            first = seats.join(games.select(*keys, "deal", pl.col(col).alias("_first")), on=keys).filter(
+                pl.col("seat") == pl.col("_first"))
+        else:
             raise SimlabError("tune.objective: first_player_advantage needs the game's first_player column "
                               "(Game.standard_columns)")
-        keys = [k for k in ("variant", "game") if k in games.columns and k in seats.columns]
-        first = seats.join(games.select(*keys, "deal", pl.col(col).alias("_first")), on=keys).filter(
-            pl.col("seat") == pl.col("_first"))
         rate = clustered_ratio(first, ["n_players"], "win_share", None, "deal").sort("n_players")
         counts = rate.height
         out = []
@@ -202,17 +212,21 @@ class Objective:
         return _frame([_row("all", None, point, float(lo), float(hi))], level)
 
 
-def excess_interval(lo: np.ndarray, hi: np.ndarray, band: tuple[float, float]) -> tuple[float, float]:
-    """Interval of ``max_c dist(value_c, band)`` from simultaneous intervals ``[lo_c, hi_c]`` of the values.
+def excess_interval(lo: np.ndarray, hi: np.ndarray, band: tuple[float, float],
+                    total: bool = False) -> tuple[float, float]:
+    """Interval of ``max_c dist(value_c, band)`` (``total``: of ``Σ_c dist(value_c, band)``) from simultaneous
+    intervals ``[lo_c, hi_c]`` of the values.
 
-    On the event that every interval holds, the largest distance outside the band lies between
-    the largest distance of an interval that misses the band entirely and the largest distance
-    any interval reaches; so the returned interval holds at least as often as the per-value
-    intervals hold together.
+    On the event that every interval holds, each card's distance outside the band lies between
+    the distance of its interval's nearest point (0 when the interval meets the band) and of its
+    farthest point; the largest (or the sum) of those bounds bound the largest (or the sum), so
+    the returned interval holds at least as often as the per-value intervals hold together.
     """
     lo, hi = np.asarray(lo, dtype=np.float64), np.asarray(hi, dtype=np.float64)
     low = np.maximum(0.0, np.maximum(band[0] - hi, lo - band[1]))
     high = np.maximum(0.0, np.maximum(band[0] - lo, hi - band[1]))
+    if total:
+        return float(np.sum(low)), float(np.sum(high))
     return float(np.max(low)), float(np.max(high))
 
 

@@ -350,7 +350,7 @@ def write_variant(path: Path, spec: ExperimentSpec, tune: TuneSpec, answer: dict
     row = answer["confirmed"]
     printed = answer["printed"]
     lines = [f"# simlab tune {spec.name}: the recommended change (trial {answer['trial']}), "
-             f"{row['cells']} data cell(s) changed.",
+             f"{row['cells']} data row change(s).",
              f"# objective: {tune.objective.unit}",
              f"# confirmed on {tune.confirm.games:,} fresh games (seed {tune.confirm.seed}): printed data "
              f"{printed['confirmed']:.4f} [{printed['confirmed_lo']:.4f}, {printed['confirmed_hi']:.4f}] -> "

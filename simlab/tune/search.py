@@ -257,9 +257,19 @@ class Search:
             return
         batch = []
         for frozen in sorted(stale, key=lambda t: t.number):
-            self.study.sampler = make_sampler(self.tune, frozen.number)
+            self.study.sampler = _Replay(self._proposal(frozen.number), make_sampler(self.tune, frozen.number))
             batch.append(self._pending(optuna.trial.Trial(self.study, frozen._trial_id)))
         self._evaluate(batch)
+
+    def _proposal(self, number: int) -> dict[str, Any]:
+        """The parameters trial ``number`` was given, proposed again by its sampler on an in-memory copy of the
+        trials before it. A process killed between two of a trial's parameters left the rest unstored, and
+        drawn now by a fresh sampler they would not be the ones an uninterrupted tune draws."""
+        replica = optuna.create_study(direction="minimize", sampler=make_sampler(self.tune, number))
+        replica.add_trials([t for t in self.study.get_trials(deepcopy=True) if t.number < number])
+        trial = replica.ask()
+        suggest(trial, self.tune)
+        return trial.params
 
     def _pending(self, trial: optuna.Trial) -> Pending:
         candidate = suggest(trial, self.tune)
@@ -279,7 +289,7 @@ class Search:
                 p.trial.set_user_attr(k, v)
             over = []
             if cells > tune.max_changes:
-                over.append(f"{cells} cells changed > max_changes {tune.max_changes}")
+                over.append(f"{cells} rows changed > max_changes {tune.max_changes}")
             if tune.max_distance is not None and distance > tune.max_distance:
                 over.append(f"distance {distance:g} > max_distance {tune.max_distance:g}")
             if over:
@@ -348,6 +358,25 @@ class Search:
         p.trial.set_user_attr("status", status)
         p.trial.set_user_attr("reason", reason)
         self.study.tell(p.trial, state=TrialState.PRUNED)
+
+
+class _Replay(optuna.samplers.BaseSampler):
+    """A sampler that gives each parameter the value of ``params`` (a replayed proposal), else asks ``fallback``."""
+
+    def __init__(self, params: dict[str, Any], fallback: optuna.samplers.BaseSampler) -> None:
+        self.params = params
+        self.fallback = fallback
+
+    def infer_relative_search_space(self, study: optuna.Study, trial: Any) -> dict[str, Any]:
+        return {}
+
+    def sample_relative(self, study: optuna.Study, trial: Any, search_space: dict[str, Any]) -> dict[str, Any]:
+        return {}
+
+    def sample_independent(self, study: optuna.Study, trial: Any, name: str, distribution: Any) -> Any:
+        if name in self.params:
+            return self.params[name]
+        return self.fallback.sample_independent(study, trial, name, distribution)
 
 
 def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:

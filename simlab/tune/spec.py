@@ -201,8 +201,9 @@ def parse_tune(raw: dict[str, Any], source: str, game: Any, base_variant: Any, g
     if max_distance is not None and max_distance <= 0:
         raise TuneSpecError("tune.max_distance", "must be positive")
     if max_changes is None and max_distance is None:
-        raise TuneSpecError("tune", "give a change budget: max_changes (data cells changed) and/or max_distance "
-                                    "(sum of |new − printed|), so the answer is a small change, not a new game")
+        raise TuneSpecError("tune", "give a change budget: max_changes (data rows a knob changes) and/or "
+                                    "max_distance (sum of |new − printed|), so the answer is a small change, not a "
+                                    "new game")
     if max_changes is None:
         max_changes = sum(k.rows for k in knobs)
     trials = _int(table, "trials", 50)
