@@ -256,10 +256,27 @@ class Search:
         if not stale:
             return
         batch = []
-        for frozen in sorted(stale, key=lambda t: t.number):
+        stale = sorted(stale, key=lambda t: t.number)
+        for frozen in stale:
             self.study.sampler = _Replay(self._proposal(frozen.number), make_sampler(self.tune, frozen.number))
             batch.append(self._pending(optuna.trial.Trial(self.study, frozen._trial_id)))
+        # a process killed while asking a batch left it short: ask the rest, as the uninterrupted tune did
+        for _ in range(self._batch_end(stale[0].number) - len(self.study.trials)):
+            self.study.sampler = make_sampler(self.tune, len(self.study.trials))
+            batch.append(self._pending(self.study.ask()))
         self._evaluate(batch)
+
+    def _batch_end(self, number: int) -> int:
+        """One past the last trial of the batch that holds trial ``number``, the batches as :meth:`run` asks
+        them (each of ``batch`` trials, fewer when the trial budget has fewer left)."""
+        done = self.study.get_trials(deepcopy=False)
+        start, distinct = 0, 0
+        while True:
+            size = max(1, min(self.tune.batch, self.tune.trials - distinct))
+            if number < start + size:
+                return start + size
+            distinct += sum(t.user_attrs.get("status") != "repeat" for t in done[start:start + size])
+            start += size
 
     def _proposal(self, number: int) -> dict[str, Any]:
         """The parameters trial ``number`` was given, proposed again by its sampler on an in-memory copy of the
