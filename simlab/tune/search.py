@@ -145,9 +145,28 @@ def make_pruner(tune: TuneSpec) -> optuna.pruners.BasePruner:
     return optuna.pruners.NopPruner()
 
 
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    """Write-ahead log, synced at checkpoints: a killed process loses nothing committed (the log is in the
+    operating system's cache), and a commit no longer waits for the disk (a tune makes a few hundred)."""
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def open_storage(path: Path) -> optuna.storages.RDBStorage:
+    """The SQLite storage of a tune folder's study."""
+    import sqlalchemy
+
+    storage = optuna.storages.RDBStorage(storage_url(path), engine_kwargs={"connect_args": {"timeout": 60}})
+    sqlalchemy.event.listen(storage.engine, "connect", _sqlite_pragmas)
+    storage.engine.dispose()  # reconnect, so that every connection gets the pragmas
+    return storage
+
+
 def open_study(path: Path, tune: TuneSpec) -> optuna.Study:
     """The tune folder's study (created on first use)."""
-    return optuna.create_study(study_name=STUDY_NAME, storage=storage_url(path), direction="minimize",
+    return optuna.create_study(study_name=STUDY_NAME, storage=open_storage(path), direction="minimize",
                                sampler=make_sampler(tune, 0), pruner=make_pruner(tune), load_if_exists=True)
 
 
