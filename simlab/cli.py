@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -184,10 +184,9 @@ def _replay_hint(exc: SimlabError, game: str, players: str, seed: int, first: in
 
 
 @contextmanager
-def _interruptible(command: str, spec_path: Path | str, experiment: Any, out: Path | None,
-                   extra: list[str]) -> Iterator[None]:
-    """Ctrl-C or SIGTERM during a run: one line with the games stored and the command that resumes
-    (a RunInterruptedError, exit status 130, or 143 for SIGTERM)."""
+def _on_interrupt(message: Callable[[], str]) -> Iterator[None]:
+    """Ctrl-C or SIGTERM inside: a RunInterruptedError (exit status 130, or 143 for SIGTERM) whose one line is
+    ``message()`` (what is stored and the command that resumes)."""
     from simlab.core.errors import RunInterruptedError, Terminated
     from simlab.runner.processes import interrupt_on_sigterm
 
@@ -196,33 +195,34 @@ def _interruptible(command: str, spec_path: Path | str, experiment: Any, out: Pa
             yield
     except KeyboardInterrupt as exc:
         code = 143 if isinstance(exc, Terminated) else 130
-        raise RunInterruptedError(_interrupted_line(command, spec_path, experiment, out, extra), code) from None
+        raise RunInterruptedError(message(), code) from None
 
 
-@contextmanager
+def _interruptible(command: str, spec_path: Path | str, experiment: Any, out: Path | None,
+                   extra: list[str]) -> Any:
+    """Ctrl-C or SIGTERM during a run: one line with the games stored and the command that resumes."""
+    return _on_interrupt(lambda: _interrupted_line(command, spec_path, experiment, out, extra))
+
+
 def _interruptible_tune(command: str, spec_path: Path | str, experiment: Any, out: Path | None,
-                        extra: list[str]) -> Iterator[None]:
-    """Ctrl-C or SIGTERM while ``simlab report`` tunes a spec: one line with the command that resumes the tune
-    (a RunInterruptedError, exit status 130, or 143 for SIGTERM)."""
+                        extra: list[str]) -> Any:
+    """Ctrl-C or SIGTERM during a tune (``simlab tune``, or ``simlab report`` tuning a spec): one line with
+    the command that resumes it."""
+    return _on_interrupt(lambda: _tune_interrupted_line(command, spec_path, experiment, out, extra))
+
+
+def _tune_interrupted_line(command: str, spec_path: Path | str, experiment: Any, out: Path | None,
+                           extra: list[str]) -> str:
     import shlex
 
-    from simlab.core.errors import RunInterruptedError, Terminated
-    from simlab.runner.processes import interrupt_on_sigterm
     from simlab.tune.run import latest_tune_dir
 
-    try:
-        with interrupt_on_sigterm():
-            yield
-    except KeyboardInterrupt as exc:
-        code = 143 if isinstance(exc, Terminated) else 130
-        where = out or latest_tune_dir(experiment)
-        if where is None:
-            line = "interrupted before any trial was stored; rerun: " + " ".join(
-                ["simlab", command, shlex.quote(str(spec_path)), *extra])
-        else:
-            again = ["simlab", command, shlex.quote(str(spec_path)), *extra, "--out", shlex.quote(str(where))]
-            line = f"the finished trials are stored; resume: {' '.join(again)}"
-        raise RunInterruptedError(line, code) from None
+    where = out or latest_tune_dir(experiment)
+    again = ["simlab", command, shlex.quote(str(spec_path)), *extra]
+    if where is None:  # nothing to resume
+        return "interrupted before any trial was stored; rerun: " + " ".join(a for a in again if a != "--resume")
+    again += ["--out", shlex.quote(str(where))]
+    return f"the finished trials are stored; resume: {' '.join(again)}"
 
 
 def _interrupted_line(command: str, spec_path: Path | str, experiment: Any, out: Path | None,
@@ -779,12 +779,8 @@ def tune(
     on common random numbers, the best candidates confirmed on fresh seeds (docs/tune.md).
 
     Ctrl-C or SIGTERM stops it; --resume continues the same study without losing or repeating trials."""
-    import shlex
-
-    from simlab.core.errors import RunInterruptedError, Terminated
-    from simlab.runner.processes import interrupt_on_sigterm
     from simlab.runner.spec import load_spec
-    from simlab.tune.run import latest_tune_dir, run_tune
+    from simlab.tune.run import run_tune
 
     if scheduler and backend is None:
         backend = "dask"
@@ -798,16 +794,8 @@ def tune(
         experiment.tune.trials = trials
     if experiment.backend == "local":
         _warm_run(experiment)
-    try:
-        with interrupt_on_sigterm():
-            result = run_tune(experiment, out, resume, console=console, show_progress=not quiet, force=force)
-    except KeyboardInterrupt as exc:
-        code = 143 if isinstance(exc, Terminated) else 130
-        where = out or latest_tune_dir(experiment)
-        again = f"simlab tune {shlex.quote(str(spec))} --resume"
-        if where:
-            again += f" --out {shlex.quote(str(where))}"
-        raise RunInterruptedError(f"the finished trials are stored; resume: {again}", code) from None
+    with _interruptible_tune("tune", spec, experiment, out, ["--resume"]):
+        result = run_tune(experiment, out, resume, console=console, show_progress=not quiet, force=force)
     _print_tune(result.path, result.manifest)
 
 
