@@ -53,6 +53,10 @@ def _per_game(s: pl.DataFrame, keys: list[str], columns: Mapping[str, Any]) -> p
         pl.col("win_share").gt(0).sum().alias("_winners"),
         pl.len().alias("_seats"),
     ]
+    if "team" in s.columns:  # a team game: its seats' ``team`` column takes more than one value
+        teams = pl.col("team").cast(pl.Int64)
+        aggs.append(pl.when(teams.n_unique() > 1).then(teams.filter(pl.col("win_share") > 0).n_unique())
+                    .alias("_winning_teams"))
     first = columns.get("first_player")
     if first in s.columns:
         aggs += [pl.col("win_share").filter(pl.col(first)).sum().alias("_first_share"),
@@ -110,8 +114,11 @@ def game_metrics(games: Frame, seats: Frame, by: Sequence[str] = ("n_players",),
       seats' final scores in the game, t-interval.
     - ``margin``: mean over games of winner's score minus runner-up's score (0 on a shared
       win), t-interval.
-    - ``tie_rate``: share of games with more than one winner, deal-clustered Wilson interval
-      (Wilson on the effective number of games, see ``seat_win_rates``).
+    - ``tie_rate``: share of games won by more than one side, deal-clustered Wilson interval
+      (Wilson on the effective number of games, see ``seat_win_rates``). A side is a seat, or
+      in a team game a team: when the seats table has a ``team`` column that takes more than
+      one value in a game, its tie is a win shared by more than one team (a team's win, with
+      its team-mates all winners, is no tie); otherwise a tie is more than one winner.
     - ``first_player_advantage``: the effect first. The mean ``win_share`` of the seat that
       moved first (the game's ``first_player`` column; ``first_player_win_rate``, deal-clustered
       Wilson interval) minus the fair share ``1 / n_players``, same interval shifted;
@@ -165,6 +172,8 @@ def game_metrics(games: Frame, seats: Frame, by: Sequence[str] = ("n_players",),
         out = out.join(cm, on=keys, how="left")
 
     winners = pl.col("n_winners") if "n_winners" in per.columns else pl.col("_winners")
+    if "_winning_teams" in per.columns:  # between teams: a team's win has as many winners as team-mates
+        winners = pl.coalesce(pl.col("_winning_teams"), winners)
     per = per.with_columns((winners > 1).cast(pl.Float64).alias("_tie"))
     ties = clustered_rate(per, keys, "_tie", "deal")
     out = out.join(ties.select([*keys, pl.col("mean").alias("tie_rate"), pl.col("lo").alias("tie_rate_lo"),
