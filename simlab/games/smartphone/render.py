@@ -512,7 +512,7 @@ def log_to_events(rules: Any, log: np.ndarray) -> list[dict[str, Any]]:
         elif kind == EV_INCOME:
             e = {"event": "income", **base, "seat": seat, "goods_on_board": a[0], "price": a[1], "vp": a[2]}
         elif kind == EV_CONTROL:
-            e = {"event": "control", **base, "seat": seat if a[3] == 1 else None, "region": _region(rules, a[0]),
+            e = {"event": "control", **base, "seat": seat if seat >= 0 else None, "region": _region(rules, a[0]),
                  "vp": a[1], "goods": a[2], "tied": a[3] if a[3] > 1 else 0}
         elif kind == EV_GOODS:
             e = {"event": "goods_gained", **base, "seat": seat, "goods": a[0], "source": ("GPS", "retailer")[a[1]]}
@@ -684,7 +684,8 @@ def log_lines(events: list[dict[str, Any]]) -> list[str]:
             if e["seat"] is None:
                 out.append(f"  {e['region']}: control tied at {e['goods']} goods, nobody scores")
             else:
-                out.append(f"  {who} controls {e['region']} with {e['goods']} goods: {e['vp']} VP")
+                tie = f" (tied by {e['tied']} seats)" if e["tied"] else ""
+                out.append(f"  {who} controls {e['region']} with {e['goods']} goods{tie}: {e['vp']} VP")
         elif k == "goods_gained":
             out.append(f"  {who} gains {e['goods']} goods ({e['source']})")
         elif k == "office_moved":

@@ -732,10 +732,19 @@ def next_phase(s, T, log) -> None:
         if s.round >= N_ROUNDS:
             final_scoring(s, T, log)
             return
-        s.round += 1
-        for b in range(s.buyer_owner.shape[0]):
-            s.buyer_owner[b] = -1
+        prepare_next_round(s, T)
         start_round(s, T, log)
+
+
+@njit(cache=True)
+def prepare_next_round(s, T) -> None:
+    """S51: goods on the board go back to the organisers, every price marker back to the start value (5),
+    the round marker advances (``start_round`` lays out the new display)."""
+    s.round += 1
+    for b in range(s.buyer_owner.shape[0]):
+        s.buyer_owner[b] = -1
+    for p in range(s.n_players):
+        s.price[p] = T.opts[OPT_START_PRICE]
 
 
 @njit(cache=True)
@@ -846,12 +855,12 @@ def income(s, T, log) -> None:
             for k in range(s.office_n[r]):
                 q = s.office[r, k]
                 if counts[q] == best:
-                    award_control(s, q, r, vp, best, log)
+                    award_control(s, q, r, vp, best, n_best, log)
                     break
             continue
         for p in range(n):
             if counts[p] == best:
-                award_control(s, p, r, vp, best, log)
+                award_control(s, p, r, vp, best, n_best, log)
 
 
 @njit(cache=True, inline="always")
@@ -864,12 +873,14 @@ def control_value(s, T, r: int) -> int:
 
 
 @njit(cache=True)
-def award_control(s, p: int, r: int, vp: int, goods: int, log) -> None:
+def award_control(s, p: int, r: int, vp: int, goods: int, n_tied: int, log) -> None:
+    """Seat p controls region r (S50): ``vp`` to its track; ``n_tied`` seats had the most goods (1: a sole
+    winner; more when an O9 option awards a tie)."""
     s.vp[p] += vp
     s.control_vp[p] += vp
     s.controls[p] += 1
     s.round_vp[p, s.round - 1] += vp
-    emit(log, s, EV_CONTROL, p, r, vp, goods, 1)
+    emit(log, s, EV_CONTROL, p, r, vp, goods, n_tied)
 
 
 @njit(cache=True)

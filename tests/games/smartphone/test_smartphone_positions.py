@@ -854,6 +854,25 @@ def test_control_ties(tie, expected):
     s["buyer_owner"][b[4]] = 2
     sr.income(s, tab(rules), log)
     assert s["control_vp"][:3].tolist() == expected  # the value above place 3 (USA: 2, 4, 5, 6)
+    # the control events: seats 0 and 1 tie on 2 goods, so every event says 2 seats were tied (docs/trace.md)
+    rows = events(rules, log, sr.EV_CONTROL)
+    scorers = [p for p in range(3) if expected[p]]
+    assert [int(r[3]) for r in rows] == (scorers or [-1])
+    assert all(int(r[4]) == REGION["USA"] and int(r[6]) == 2 and int(r[7]) == 2 for r in rows)
+
+
+def test_control_sole_winner_event():
+    """S50: a sole winner's control event names it with tied = 0 in the trace (docs/trace.md)."""
+    rules, state, log = _phase6(n=2, offices=(("USA", 0), ("USA", 1)), control_tie="all_tied")
+    s = state[0]
+    b = buyers_of("USA")
+    s["buyer_owner"][b[0]] = 1
+    s["buyer_owner"][b[1]] = 1
+    s["buyer_owner"][b[2]] = 0
+    sr.income(s, tab(rules), log)
+    rows = events(rules, log, sr.EV_CONTROL)
+    assert [(int(r[3]), int(r[7])) for r in rows] == [(1, 1)]
+    assert s["control_vp"][:2].tolist() == [0, 4]
 
 
 @pytest.mark.parametrize(("requires_office", "controller"), [(True, 0), (False, 1)])
@@ -866,6 +885,26 @@ def test_control_requires_office_o10(requires_office, controller):
     s["buyer_owner"][b[2]] = 1
     sr.income(s, tab(rules), log)
     assert s["control_vp"][controller] == 2 and s["control_vp"][1 - controller] == 0
+
+
+# ---------------------------------------------------------------- preparing the next round (S51)
+
+
+def test_next_round_resets_prices_to_start():
+    """S51 ("Все ■ в блоке «Цена» верните на стартовое значение 5"): after phase 8 every price marker goes
+    back to 5, so phase 1 of the next round shows 5, not last round's price; goods on buyers go back too."""
+    rules, state, log = _phase6(n=3, offices=(("USA", 0),))
+    s = state[0]
+    s["phase"] = 7
+    s["round"] = 2
+    s["price"][:3] = [2, 8, 6]
+    b = buyers_of("USA")
+    s["buyer_owner"][b[0]] = 0
+    sr.next_phase(s, tab(rules), log)  # phase 8 income, then the next round
+    assert s["round"] == 3 and s["phase"] == 1 and s["pending"] == sr.D_ARRANGE
+    assert s["vp"][0] == 2 + 2  # income at round 2's price 2, then control of USA (the value above place 1)
+    assert s["price"][:3].tolist() == [5, 5, 5]
+    assert (s["buyer_owner"] == -1).all()
 
 
 # ---------------------------------------------------------------- end of the game (S52-S53)

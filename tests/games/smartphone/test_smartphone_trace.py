@@ -275,3 +275,50 @@ def test_log_lines_are_readable(traces):
     assert "=== Round 1 ===" in text and "keys (price, VP, produced, techs, patents)" in text
     assert "plans arrangement" in text and "upgrade x" in text
     assert not any("None" in line for line in lines)
+
+
+def test_phase_1_shows_the_start_price(traces):
+    """S51: every price marker goes back to 5 before a round, so each planning turn ends at price 5 (the
+    price a person sees while planning), whatever the last round's phase 2 gave."""
+    checked = 0
+    for t in traces:
+        for e in _of(t, "turn_end"):
+            if e["phase"] == 1:
+                assert e["price"] == 5, e
+                checked += e["round"] > 1
+    assert any(e["price"] != 5 for t in traces for e in _of(t, "price"))  # the reset is seen, not vacuous
+    assert checked
+
+
+@pytest.mark.parametrize("tie", ["nobody", "leftmost_office", "all_tied"])
+def test_control_events_count_the_tied_seats(tie):
+    """S50 and O9: in each region the seats with the most goods on its buyers (counted from the trace's
+    sales) are `tied` when more than one (0 for a sole winner); `nobody` writes one event with no seat,
+    `leftmost_office` one event for the scoring seat, `all_tied` one per tied seat (docs/trace.md)."""
+    ties = 0
+    for gi in range(6):
+        t = _trace(["random", "random", "random", "random"], 5, gi, control_tie=tie, control_requires_office=False)
+        goods: dict[tuple[int, str], dict[int, int]] = {}
+        for e in _of(t, "sale"):
+            assert not e["outside"]  # face sides: no 4G back, so every sale is in a region with an office
+            seats = goods.setdefault((e["round"], e["region"]), {})
+            seats[e["seat"]] = seats.get(e["seat"], 0) + 1
+        groups: dict[tuple[int, str], list[dict]] = {}
+        for e in _of(t, "control"):
+            groups.setdefault((e["round"], e["region"]), []).append(e)
+        assert set(groups) == set(goods)
+        for key, evs in groups.items():
+            best = max(goods[key].values())
+            top = sorted(p for p, g in goods[key].items() if g == best)
+            assert all(e["goods"] == best and e["tied"] == (len(top) if len(top) > 1 else 0) for e in evs), evs
+            if len(top) == 1:
+                assert [e["seat"] for e in evs] == top
+                continue
+            ties += 1
+            if tie == "nobody":
+                assert [e["seat"] for e in evs] == [None] and evs[0]["vp"] == 0
+            elif tie == "leftmost_office":
+                assert len(evs) == 1 and evs[0]["seat"] in top
+            else:
+                assert [e["seat"] for e in evs] == top
+    assert ties
