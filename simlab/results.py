@@ -43,11 +43,16 @@ def load(run: str | Path, root: str | Path = DEFAULT_ROOT) -> dict[str, pl.LazyF
     """Table name -> lazy frame over the shards the manifest names (games past a stopping point left out).
 
     Exactly the files of ``shards_done`` are read, nothing else found in the folder; a named
-    file that is missing or not readable parquet is a one-line error naming it.
+    file that is missing or not readable parquet is a one-line error naming it, and so is a run
+    that holds no stored shard at all (e.g. one that failed before its first shard was stored).
     """
     path = resolve_run(run, root)
     store = RunStore(path)
     man = store.read_manifest()
+    if not any(store.done_files(man, table) for table in man.get("tables", ["games", "seats"])):
+        status = man.get("status", "unknown")
+        error = f": {man['error']}" if man.get("error") else ""
+        raise SimlabError(f"run {path} ({status}{error}): no shard was stored, so there is no table to load")
     out: dict[str, pl.LazyFrame] = {}
     for table in man.get("tables", ["games", "seats"]):
         files = store.done_files(man, table)
