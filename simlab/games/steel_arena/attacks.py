@@ -8,12 +8,15 @@ II.27, II.31, II.32, II.39. The hits themselves are ``hits.py``'s; pushes and wh
 **Targets** (I.9.4, II.21). The line of fire runs from the attacker's cell along its facing ``f``
 up to the edge; empty cells are part of it. A single-target attack (direct, arc, melee) picks a
 cell ``t`` of the line (0 = adjacent) and either the robot there (``which = 0``) or the cell itself
-(``which = 1``: terrain, a module tile or an empty cell; always possible, so a robot on terrain
-gives both). Direct: cells up to and including the first blocker (another robot or terrain with
+(``which = 1``: terrain, a module tile or an empty cell; a robot on terrain gives both, II.21).
+The cell under a robot is a target apart from it whatever lies there (``cell_under_robot_target =
+separate``, docs/steel_arena.md: the rulebook's "пустой участок поля"); with ``terrain_only`` only
+terrain under a robot is. Direct: cells up to and including the first blocker (another robot or terrain with
 interference); arc: any cell of the line; melee: the adjacent front cell only. Beam and sweep
-hit everything in reach and have one action (t = which = e = order = 0). An attack needs at
-least one field cell in reach (``require_cell_in_line``, II.17; with the option off an attack
-facing the edge is one action that hits nothing). Push and whirl modules need a robot target
+hit everything in reach and have one action (t = which = e = order = 0). An attack needs a
+field cell in front (``require_cell_in_line``, II.17; a sweep too, its main target being the
+front cell, I.9.4; with the option off an attack facing the edge is one action that hits
+nothing). Push and whirl modules need a robot target
 (II.17); the value e runs from ``push_whirl_min`` to N (II.18): push e = n (only distances the
 chain of robots ahead can make: no robot is pushed over the edge or into an obstacle, I.7.5; with
 ``blocked_move = stop_short`` every distance is offered and the push stops short), whirl
@@ -29,10 +32,12 @@ front-left (``f + 1``), front-right (``f - 1``), each robot and cell. Splash (si
 attacks): every robot and every terrain tile on the six cells around the primary target's cell
 takes the splash damage from the direction of that cell; an adjacent attacker too unless
 ``splash_hits_attacker`` is off (II.19; its losses go to the box at E0 since it is its own turn).
-Heat is owed only by robots struck by the delivery itself (the primary target; every robot of a
-beam or sweep), never by splash (II.20); water and explosives on every cell the delivery hits
-react to the heat (the cell of a robot target included: it is logged as a hit on the cell with
-no damage), not on splash cells. Explosions set off by the attack run after its last hit
+Heat is owed only by the primary target (II.20 ``heat_robot_scope = primary_targets``): the robot
+a single-target attack aims at, the first robot on a beam's line, the robot on a sweep's front
+cell; never by splash. Water and explosives on every cell the attack hits react to the heat
+(II.20 ``heat_terrain_zone = all_hit_cells``: the cell of a robot target included, logged as a
+hit on the cell with no damage; the beam line, the sweep's cells, the splash cells). Explosions
+set off by the attack run after its last hit
 (``hits.run_explosions``), before an "effect after" push or whirl. ``EV_PUSH_EFFECT`` /
 ``EV_WHIRL_EFFECT`` log the effect; a push of n > 0 counts in ``st_pushes``.
 """
@@ -56,6 +61,7 @@ from simlab.games.steel_arena.codes import (
     OPT_SPLASH_ATTACKER,
     OPT_STOP_SHORT,
     OPT_SWEEP_FACING,
+    OPT_UNDER_ROBOT_TERRAIN_ONLY,
 )
 from simlab.games.steel_arena.data import T_INTERFERENCE
 from simlab.games.steel_arena.hits import (
@@ -95,6 +101,12 @@ def line_of_fire(s, p, nbr, out):
         n += 1
         c = nbr[c, f]
     return n
+
+
+@njit(cache=True)
+def _is_terrain(s, c):
+    """Whether cell ``c`` holds a terrain tile."""
+    return s.cell_tile[c] >= 0 and s.cell_type[c] == TYPE_TERRAIN
 
 
 @njit(cache=True)
@@ -151,15 +163,14 @@ def attack_params(s, p, delivery, damage, splash, push, whirl, heat, base, out, 
         return n
     f = s.facing[p]
     require = opts[OPT_REQUIRE_CELL] != 0
-    reach = nbr[c0, f] >= 0
-    if delivery == DL_SWEEP:
-        reach = reach or nbr[c0, (f + 1) % 6] >= 0 or nbr[c0, (f + 5) % 6] >= 0
+    reach = nbr[c0, f] >= 0  # a sweep too: its main target is the front cell (I.9.4), the side cells come with it
     if delivery == DL_SWEEP or delivery == DL_BEAM:  # noqa: SIM109 (numba: no `in` on a tuple needed)
         if reach or not require:
             out[n] = base
             n += 1
         return n
     needs_robot = push > 0 or whirl > 0
+    terrain_only = opts[OPT_UNDER_ROBOT_TERRAIN_ONLY] != 0  # the cell under a robot: its terrain only (II.21)
     c = nbr[c0, f]
     if c < 0:
         if not require and not needs_robot:
@@ -171,7 +182,7 @@ def attack_params(s, p, delivery, damage, splash, push, whirl, heat, base, out, 
         q = robot_at(s, c)
         if q >= 0:
             n = _robot_target_params(s, q, f, t, push, whirl, base, out, n, tiles, pool, nbr, opts)
-        if not needs_robot:
+        if not needs_robot and (q < 0 or not terrain_only or _is_terrain(s, c)):
             out[n] = base + attack_param(t, 1, 0, 0)
             n += 1
         if delivery == DL_MELEE:
@@ -186,9 +197,11 @@ def attack_params(s, p, delivery, damage, splash, push, whirl, heat, base, out, 
 
 
 @njit(cache=True)
-def _splash_around(s, p, x, splash, source, tiles, pool, robots, cells, nbr, opts, log):
+def _splash_around(s, p, x, splash, heat, source, tiles, pool, robots, cells, nbr, opts, log):
     """Splash damage on every robot and terrain tile on the six cells around ``x``, from the direction of
-    ``x`` (NOTES I.9.5, I.17.5, II.19); the attacker only with ``splash_hits_attacker``."""
+    ``x`` (NOTES I.9.5, I.17.5, II.19); the attacker only with ``splash_hits_attacker``. The attack's
+    ``heat`` reaches the terrain of every splash cell (water destroyed, explosives set off: II.20
+    ``heat_terrain_zone = all_hit_cells``) but overheats no robot there (II.20: primary targets only)."""
     if splash <= 0:
         return
     for d in range(6):
@@ -200,7 +213,7 @@ def _splash_around(s, p, x, splash, source, tiles, pool, robots, cells, nbr, opt
         if q >= 0 and (q != p or opts[OPT_SPLASH_ATTACKER]):
             hit_robot(s, q, splash, 0, fd, source, HK_SPLASH, 0, tiles, pool, robots, cells, opts, log)
         if s.cell_tile[y] >= 0 and s.cell_type[y] == TYPE_TERRAIN:
-            hit_cell_queued(s, y, splash, 0, fd, source, HK_SPLASH, tiles, pool, opts, log)
+            hit_cell_queued(s, y, splash, heat, fd, source, HK_SPLASH, tiles, pool, opts, log)
 
 
 @njit(cache=True)
@@ -240,15 +253,19 @@ def apply_attack(s, p, source, delivery, damage, splash, push, whirl, heat, para
     hdir = (f + 3) % 6
     if delivery == DL_BEAM:
         c = nbr[c0, f]
+        primary = 1  # the first robot on the line is the beam's primary target: only it owes heat (II.20)
         while c >= 0:
             q = robot_at(s, c)
             if q >= 0:
-                hit_robot(s, q, damage, heat, hdir, source, HK_BEAM, 1, tiles, pool, robots, cells, opts, log)
+                hit_robot(s, q, damage, heat, hdir, source, HK_BEAM, primary, tiles, pool, robots, cells, opts, log)
+                primary = 0
             hit_cell_queued(s, c, damage, heat, hdir, source, HK_BEAM, tiles, pool, opts, log)
             c = nbr[c, f]
         run_explosions(s, p, tiles, pool, robots, cells, nbr, opts, log)
         return
     if delivery == DL_SWEEP:
+        if nbr[c0, f] < 0:
+            return  # no front cell, no sweep (I.9.4; only reachable with require_cell_in_line off): nothing is hit
         for i in range(3):
             d = f  # front, then front-left f + 1, then front-right f - 1 (II.32, I.17.8)
             if i == 1:
@@ -261,7 +278,9 @@ def apply_attack(s, p, source, delivery, damage, splash, push, whirl, heat, para
             fd = hdir if (i == 0 or opts[OPT_SWEEP_FACING]) else (d + 3) % 6
             q = robot_at(s, c)
             if q >= 0:
-                hit_robot(s, q, damage, heat, fd, source, HK_SWEEP, 1, tiles, pool, robots, cells, opts, log)
+                # heat only on the front cell's robot, the sweep's primary target (I.9.4, II.20)
+                hit_robot(s, q, damage, heat, fd, source, HK_SWEEP, 1 if i == 0 else 0, tiles, pool, robots, cells,
+                          opts, log)
             hit_cell_queued(s, c, damage, heat, fd, source, HK_SWEEP, tiles, pool, opts, log)
         run_explosions(s, p, tiles, pool, robots, cells, nbr, opts, log)
         return
@@ -281,7 +300,7 @@ def apply_attack(s, p, source, delivery, damage, splash, push, whirl, heat, para
         q = robot_at(s, tc)
     if q < 0:
         hit_cell_queued(s, tc, damage, heat, hdir, source, HK_PRIMARY, tiles, pool, opts, log)
-        _splash_around(s, p, tc, splash, source, tiles, pool, robots, cells, nbr, opts, log)
+        _splash_around(s, p, tc, splash, heat, source, tiles, pool, robots, cells, nbr, opts, log)
         run_explosions(s, p, tiles, pool, robots, cells, nbr, opts, log)
         return
     effect = e > 0 and (push > 0 or whirl > 0)
@@ -292,7 +311,7 @@ def apply_attack(s, p, source, delivery, damage, splash, push, whirl, heat, para
         hit_robot(s, q, damage, heat, hdir, source, HK_PRIMARY, 1, tiles, pool, robots, cells, opts, log)
         if heat > 0 and s.cell_tile[rc] >= 0 and s.cell_type[rc] == TYPE_TERRAIN:
             hit_cell_queued(s, rc, 0, heat, hdir, source, HK_PRIMARY, tiles, pool, opts, log)
-        _splash_around(s, p, rc, splash, source, tiles, pool, robots, cells, nbr, opts, log)
+        _splash_around(s, p, rc, splash, heat, source, tiles, pool, robots, cells, nbr, opts, log)
     run_explosions(s, p, tiles, pool, robots, cells, nbr, opts, log)
     if effect and order == 0 and _on_field(s, q):
         _effect(s, p, q, f, push, e, tiles, pool, robots, cells, nbr, opts, log)

@@ -91,8 +91,9 @@ DISCARD_REASONS = ("trophy", "own_turn", "team_mate", "oneshot", "wear", "module
  OPT_ONLY_COOL_ABSORB, OPT_PASSIVE_OVERHEATED, OPT_COOL_ALWAYS, OPT_WEAR_FIRST, OPT_DISCARD_AFTER_PICKUP,
  OPT_BATCH_DISCARDS, OPT_DESTROY_IMMEDIATE, OPT_LIMIT_NEW, OPT_AUTOCOOL_ACTIVE_ONLY, OPT_TIE_CENTRAL,
  OPT_TEAM_GEN3_ENDS, OPT_TEAM_INDIVIDUAL_END, OPT_TROPHIES_TO_END, OPT_TEAM_TROPHIES_TO_END,
- OPT_NORMAL_MIN, OPT_BOOSTED_MAX, OPT_COVER_VALUE, OPT_WATER_COOLS, OPT_N_CELLS, OPT_TURN_LIMIT) = range(37)
-N_OPTS = 37
+ OPT_NORMAL_MIN, OPT_BOOSTED_MAX, OPT_COVER_VALUE, OPT_WATER_COOLS, OPT_N_CELLS, OPT_TURN_LIMIT,
+ OPT_UNDER_ROBOT_TERRAIN_ONLY) = range(38)
+N_OPTS = 38
 
 RED_DAMAGE_FIRST, RED_HEAT_FIRST, RED_DEFENDER = range(3)
 
@@ -137,6 +138,7 @@ def option_array(options: dict[str, Any], config: Any, n_cells: int) -> np.ndarr
     o[OPT_WATER_COOLS] = config.water_cools_modules
     o[OPT_N_CELLS] = n_cells
     o[OPT_TURN_LIMIT] = int(options["turn_limit"])
+    o[OPT_UNDER_ROBOT_TERRAIN_ONLY] = options["cell_under_robot_target"] == "terrain_only"
     return o
 
 
@@ -193,6 +195,8 @@ EV_END_STEP = 41  # step (0..5), seat (active)  -- marks that an end-phase step 
 EV_PUSH_EFFECT = 42  # seat (target), n requested, n done
 EV_WHIRL_EFFECT = 43  # seat (target), sectors (signed: + counter-clockwise)
 EV_SHED = 44  # seat, slot, instance: a heat token removed at once (auto-cool / passive)
+EV_SNAP_BOX = 45  # n (1..12), then n box instances (cols 2..13), in the order they went to the box
+BOX_PER_ROW = 12
 EV_NAMES = {
     v: k[3:].lower() for k, v in globals().items() if k.startswith("EV_") and isinstance(v, int)
 }

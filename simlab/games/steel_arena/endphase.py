@@ -43,6 +43,7 @@ from numba import njit
 from simlab.core import kernels
 from simlab.core.kernels import bind, rank_seats
 from simlab.games.steel_arena.codes import (
+    BOX_PER_ROW,
     DR_OWN_TURN,
     DR_TEAM_MATE,
     DR_TROPHY,
@@ -56,6 +57,7 @@ from simlab.games.steel_arena.codes import (
     EV_PICKUP,
     EV_REFILL,
     EV_SIDE_SWITCH,
+    EV_SNAP_BOX,
     EV_SNAP_CELL,
     EV_SNAP_MISC,
     EV_SNAP_MOD,
@@ -172,7 +174,7 @@ def team_totals(s) -> tuple[int, int]:
 
 @njit(cache=True)
 def snapshot(s, log) -> None:
-    """The EV_SNAP_* rows of a turn start (robots, modules, cells, trophies, supply counts)."""
+    """The EV_SNAP_* rows of a turn start (robots, modules, cells, trophies, supply counts, the box's contents)."""
     if log.shape[0] <= 1:
         return
     for p in range(s.n_players):
@@ -214,6 +216,13 @@ def snapshot(s, log) -> None:
         log[row, 1] = s.stack_n
         log[row, 2] = s.box_n
         log[row, 3] = s.tokens
+    for k0 in range(0, s.box_n, BOX_PER_ROW):
+        row = log_event(log, EV_SNAP_BOX)
+        if row >= 0:
+            k1 = min(k0 + BOX_PER_ROW, s.box_n)
+            log[row, 1] = k1 - k0
+            for k in range(k0, k1):
+                log[row, 2 + k - k0] = s.box[k]
 
 
 @njit(cache=True)

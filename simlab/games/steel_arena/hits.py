@@ -9,25 +9,28 @@ the shared conventions say.
 are the attack's business). The hit carries damage D and heat H and comes from ``from_dir``
 (the direction from the target towards the hit's origin, i.e. travel direction + 3, I.17.5), or
 from no direction (-1: explosive terrain under the robot). ``rel = (from_dir - facing) mod 6``.
-The reduction pool is taken in this order, each source only while D + H > 0 is left and only
-when it actually takes something off (a module that takes nothing is not used):
+The reduction pool is taken in this order:
 
 1. cover (terrain with ``cover`` under the robot): ``opts[OPT_COVER_VALUE]``, any direction,
-   no limit per turn (I.10.5);
+   no limit per turn (I.10.5), while D + H > 0 is left;
 2. passive defence modules with a ``front`` or ``side`` arc covering rel, slot order;
 3. passive defence modules with an ``all`` arc, slot order, then the central module's armour
    on its current side (once per turn, ``central_def_used``);
-4. ЗОНТ / РОЙ (``needs_activation``): activated on the incoming hit (II.26) when token-free and
-   not yet used this turn; each gets an overheat token.
+4. ЗОНТ / РОЙ (``needs_activation``): activated on the incoming hit (II.26) when token-free, not
+   yet used this turn and something is still left to take off; each gets an overheat token.
 
-Narrow arcs go before all-round ones so that the defender keeps the armour that covers more
-directions for later hits of the same turn (II.7 "automatic": the package picks for the
-defender; ``passive_trigger = defender_chooses`` would need an owner decision in the middle of a
-hit and is resolved the same way); active defence comes last because it costs a token. Every module works once per turn
-(``def_used``, reset by the rules driver at each turn start); a directionless hit is reduced
-only by ``all`` arcs and cover (II.6); an overheated passive module works unless
-``passive_works_when_overheated`` is off (II.11; the same option governs the central armour).
-A passive module is revealed when it first reduces a hit (I.16).
+Passive defence (steps 2-3) follows ``passive_trigger`` (II.7). The default,
+``automatic_first_applicable``, is NOTES I.10.6 step 3: on a hit with D + H > 0 (H counting only
+where it is owed, below) every unused passive defence whose arc covers rel, the central armour
+included, joins the pool and is used for this turn, even when the pool is already larger than the
+hit (the surplus is wasted; such a module is logged with the amount it actually took off, possibly
+0). ``defender_chooses`` has the package choose for the defender: a module is used only while
+something is left and only when it takes something off, narrow arcs before all-round ones so that
+the armour covering more directions is kept for later hits of the turn. Active defence comes last
+in both because it costs a token. Every module works once per turn (``def_used``, reset by the
+rules driver at each turn start); a directionless hit is reduced only by ``all`` arcs and cover
+(II.6); an overheated passive module works unless ``passive_works_when_overheated`` is off (II.11;
+the same option governs the central armour). A passive module is revealed when it is used (I.16).
 
 The pool comes off D first, then H (II.8; ``heat_first`` the other way round; the
 ``defender_chooses`` setting is resolved as damage first, since damage costs modules for good).
@@ -66,6 +69,7 @@ from simlab.games.steel_arena.codes import (
     HK_TERRAIN_BIG,
     HK_TERRAIN_SMALL,
     OPT_COVER_VALUE,
+    OPT_PASSIVE_CHOOSE,
     OPT_PASSIVE_OVERHEATED,
     OPT_REDUCTION,
     OPT_TOKEN_LIMIT,
@@ -198,10 +202,14 @@ def hit_robot(s, p, D, H, from_dir, source, kind, primary, tiles, pool, robots, 
             left -= amt
             total += amt
             _log_reduce(log, p, -1, inst, amt, RED_COVER)
-    # 2.-3. passive modules, narrow arcs first, then all-round ones and the central armour
+    # 2.-3. passive modules, narrow arcs first, then all-round ones and the central armour. Automatic
+    # (II.7 default): on a hit with D + H > 0 every one that covers rel joins the pool and is used, the
+    # surplus wasted (I.10.6 step 3); defender_chooses: only while something is left to take off.
+    auto = opts[OPT_PASSIVE_CHOOSE] == 0
+    spend = D + h_in > 0
     for cls in range(1, 3):
         for m in range(s.n_mods[p]):
-            if left <= 0:
+            if not spend or (left <= 0 and not auto):
                 break
             if _passive_class(s, p, m, rel, tiles, pool, opts) != cls:
                 continue
@@ -212,7 +220,7 @@ def hit_robot(s, p, D, H, from_dir, source, kind, primary, tiles, pool, robots, 
             s.def_used[p, m] = 1
             s.revealed[p, m] = 1
             _log_reduce(log, p, m, inst, amt, RED_PASSIVE)
-        if cls == 2 and left > 0 and s.central_def_used[p] == 0:
+        if cls == 2 and spend and (left > 0 or auto) and s.central_def_used[p] == 0:
             side = s.side[p]
             arc = robots[p, side, R_ARMOUR_ARC]
             val = robots[p, side, R_ARMOUR_VALUE]

@@ -425,7 +425,7 @@ def _walk(s, p, d, n, cause, by, by_seat, short_log, tiles, pool, robots, cells,
         _step_effects(s, p, d, end, stops, by_seat, tiles, pool, robots, cells, nbr, opts, log)
         if stops or s.cell[p] < 0:
             break
-    if done < n and short_log:
+    if done < n and short_log and s.cell[p] >= 0:
         _log_stopped_short(log, p, nbr[s.cell[p], d], blocking)
     return done
 
@@ -474,10 +474,11 @@ def push_robot(s, p, direction, n, by_seat, cause, tiles, pool, robots, cells, n
     """An attack's push: move robot ``p`` up to ``n`` cells along ``direction``; return the steps done.
 
     One step at a time with chain shoves (``CAUSE_SHOVE``, by ``by_seat``); the pushed robot's own
-    steps carry ``cause``. Stops (does not fail) at the first impossible step. Terrain effects as for
-    moves, explosions credited to ``by_seat``. Pushes never damage directly.
+    steps carry ``cause``. Stops (does not fail) at the first impossible step, logged as
+    EV_STOPPED_SHORT (before the attack's EV_PUSH_EFFECT). Terrain effects as for moves, explosions
+    credited to ``by_seat``. Pushes never damage directly.
     """
     if n <= 0 or s.cell[p] < 0 or not s.placed[p]:
         return 0
-    return _walk(s, p, direction % 6, n, cause, by_seat, by_seat, False,
+    return _walk(s, p, direction % 6, n, cause, by_seat, by_seat, True,
                  tiles, pool, robots, cells, nbr, opts, log)

@@ -59,6 +59,7 @@ from simlab.games.steel_arena.codes import (
     EV_SETUP_CELL,
     EV_SHED,
     EV_SIDE_SWITCH,
+    EV_SNAP_BOX,
     EV_SNAP_CELL,
     EV_SNAP_MISC,
     EV_SNAP_MOD,
@@ -799,7 +800,9 @@ def log_to_events(rules: Any, log: np.ndarray) -> list[dict[str, Any]]:
 
     A log handed over in parts (``simlab play`` streams each decision's rows) numbers ``seq`` from
     1 in every part and cannot know ``turn``/``active`` before the part's first ``turn_start``
-    (they are null then); a whole game's log gives every event both.
+    (they are null then); a whole game's log gives every event both. ``heat_absorb``, ``shed`` and
+    ``heat_damage`` carry ``cause_seq``, the ``seq`` of the ``hit`` whose heat the robot owes (null
+    when that hit is in an earlier part).
     """
     names = _instance_names(rules)
 
@@ -818,6 +821,7 @@ def log_to_events(rules: Any, log: np.ndarray) -> list[dict[str, Any]]:
     reductions: dict[int, list[dict[str, Any]]] = {}
     jump_over: dict[int, list[list[int] | None]] = {}
     cool_tokens: dict[int, list[dict[str, Any]]] = {}
+    heat_cause: dict[int, dict[str, Any]] = {}  # seat -> the hit event whose heat it still owes
     n_rows = int(log[0, 0])
     setup_kinds = (EV_SETUP_CELL, EV_GEN2_TAKEN, EV_GEN2_RETURNED, EV_STACK, EV_STARTER, EV_FIRST_PLAYER)
 
@@ -857,7 +861,7 @@ def log_to_events(rules: Any, log: np.ndarray) -> list[dict[str, Any]]:
                 tr.active = v[1]
                 setup["active"] = v[1]
             continue
-        if code in (EV_SNAP_ROBOT, EV_SNAP_MOD, EV_SNAP_CELL, EV_SNAP_TROPHY, EV_SNAP_MISC):
+        if code in (EV_SNAP_ROBOT, EV_SNAP_MOD, EV_SNAP_CELL, EV_SNAP_TROPHY, EV_SNAP_MISC, EV_SNAP_BOX):
             if snap is None:
                 continue
             s = snap["snapshot"]
@@ -885,6 +889,8 @@ def log_to_events(rules: Any, log: np.ndarray) -> list[dict[str, Any]]:
                 tr.tile[v[1]] = v[2]
             elif code == EV_SNAP_TROPHY:
                 s["trophies"].setdefault(robot_name(v[1]), []).append(nm(v[2]))
+            elif code == EV_SNAP_BOX:
+                s["box"].extend(nm(x) for x in v[2 : 2 + v[1]])
             else:
                 s["stack_size"] = v[1]
                 s["box_size"] = v[2]
@@ -911,7 +917,7 @@ def log_to_events(rules: Any, log: np.ndarray) -> list[dict[str, Any]]:
             ev = _base("turn_start", tr)
             ev.update({"seat": v[2], "robot": robot_name(v[2]),
                        "snapshot": {"robots": [], "trophies": {}, "field": [], "stack_size": None,
-                                    "box_size": None, "tokens": None}})
+                                    "box_size": None, "box": [], "tokens": None}})
             snap = emit(ev)
         elif code == EV_COOL_ALL:
             ev = _base("cool_all", tr)
@@ -1020,18 +1026,23 @@ def log_to_events(rules: Any, log: np.ndarray) -> list[dict[str, Any]]:
                 "damage_after": v[10], "heat_after": v[11], "pending_damage_after": v[12] if seat >= 0 else None,
             })
             emit(ev)
+            if seat >= 0 and v[11] > 0:
+                heat_cause[seat] = ev
         elif code == EV_HEAT_ABSORB:
             ev = _base("heat_absorb", tr)
+            ev["cause_seq"] = heat_cause.get(v[1])
             ev.update({"seat": v[1], "robot": robot_name(v[1]), "slot": v[2],
                        "module": "CENTRAL" if v[2] == SLOT_CENTRAL else nm(v[3]), "shed": bool(v[4])})
             emit(ev)
         elif code == EV_SHED:
             ev = _base("shed", tr)
+            ev["cause_seq"] = heat_cause.get(v[1])
             ev.update({"seat": v[1], "robot": robot_name(v[1]), "slot": v[2],
                        "module": "CENTRAL" if v[2] == SLOT_CENTRAL else nm(v[3])})
             emit(ev)
         elif code == EV_HEAT_DAMAGE:
             ev = _base("heat_damage", tr)
+            ev["cause_seq"] = heat_cause.get(v[1])
             ev.update({"seat": v[1], "robot": robot_name(v[1]), "units": v[2], "pending_damage_after": v[3]})
             emit(ev)
         elif code == EV_EXPLOSION:
@@ -1146,6 +1157,9 @@ def log_to_events(rules: Any, log: np.ndarray) -> list[dict[str, Any]]:
         events.append(_base("log_truncated", tr))
     for k, ev in enumerate(events):
         ev["seq"] = k + 1
+    for ev in events:  # heat events point at the hit that caused them (null when it is in another part)
+        if "cause_seq" in ev and ev["cause_seq"] is not None:
+            ev["cause_seq"] = ev["cause_seq"]["seq"]
     return events
 
 

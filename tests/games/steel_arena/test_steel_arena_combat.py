@@ -9,7 +9,6 @@ pending damage (and pending heat) instead of trophies. NOTES sections are cited 
 
 from __future__ import annotations
 
-import dataclasses
 import tomllib
 from pathlib import Path
 
@@ -661,42 +660,39 @@ def test_whirl_exposes_rear():
     assert s["facing"][1] == v["facing_after"]
 
 
-def zero_central_armour(rules):
-    """A ruleset copy whose side-B central module has no armour (see test_heat_f451)."""
-    robots = rules.robots.copy()
-    robots[:, :, R_ARMOUR_VALUE] = 0
-    return dataclasses.replace(rules, robots=robots)
-
-
 def test_heat_f451():
-    """attack-heat-f451 (NOTES I.9.5, I.10.6, II.20): F451 (heat 6) from P2's rear. The owner's choice of
-    modules belongs to the rules driver; here the heat left to absorb is checked. The fixture assumes
-    nothing reduces it (6 -> 5 absorbed + 1 damage); robots.csv gives side B an all-round armour 1,
-    which takes 1 off (5 left). With that armour zeroed, the fixture's 6 comes back."""
+    """attack-heat-f451 (NOTES I.9.5, I.10.3, I.10.6 step 3, II.20), as written: ЛАЗЕР М2 (beam 1, speed)
+    spends P2's side-B central armour (0 damage), so F451 brings all 6 heat; F451 alone: the central armour
+    takes 1 of the 6 (variant_f451_alone)."""
     fx = BY_ID["attack-heat-f451"]
+    ex = fx["expected"]
     rules, s_arr = build(fx)
     s = s_arr[0]
+    log = fire(rules, s_arr, 0, "G3-A-LAZER-M2")
+    (hit,) = [r for r in rows(log, EV_HIT) if r[3] == TK_ROBOT]
+    assert int(hit[10]) == ex["per_hit_damage"][0] and s["central_def_used"][1] == ex["central_armour_used_on_hit"]
     fire(rules, s_arr, 0, "G3-A-F451", robot_param(rules, s_arr, 0, 1))
-    assert int(s["pending_heat"][1]) == 5 and int(s["pending_dmg"][1]) == 0 and s["central_def_used"][1] == 1
+    assert int(s["pending_heat"][1]) == ex["heat_after_armour"] and int(s["pending_dmg"][1]) == 0
+    v = ex["variant_f451_alone"]
     rules, s_arr = build(fx)
-    rules = zero_central_armour(rules)
     fire(rules, s_arr, 0, "G3-A-F451", robot_param(rules, s_arr, 0, 1))
-    assert int(s_arr[0]["pending_heat"][1]) == 6 and int(s_arr[0]["pending_dmg"][1]) == 0
+    assert int(s_arr[0]["pending_heat"][1]) == v["heat_after_armour"] and int(s_arr[0]["pending_dmg"][1]) == 0
 
 
 def test_heat_front_armour():
-    """attack-heat-front-armour (NOTES I.10.6, II.8): armour reduces heat too: ФРОНТ М1 takes 1 of 6
-    (fixture: 5 left). With robots.csv's side-B all-round central armour 1 as well, 4 are left."""
+    """attack-heat-front-armour (NOTES I.10.6 steps 3-4, II.8), as written: ФРОНТ М1 (front 1) and the side-B
+    central armour (all-round 1) both cover the front hit: 6 - 2 = 4 heat, both used."""
     fx = BY_ID["attack-heat-front-armour"]
+    ex = fx["expected"]
     rules, s_arr = build(fx)
-    rules0 = zero_central_armour(rules)
-    fire(rules0, s_arr, 0, "G3-A-F451", robot_param(rules0, s_arr, 0, 1))
     s = s_arr[0]
-    assert int(s["pending_heat"][1]) == fx["expected"]["heat_after_armour"] and int(s["pending_dmg"][1]) == 0
-    assert s["def_used"][1, slot_of(rules, s, 1, "G1-D-FRONT-M1")] == 1
-    rules, s_arr = build(fx)
-    fire(rules, s_arr, 0, "G3-A-F451", robot_param(rules, s_arr, 0, 1))
-    assert int(s_arr[0]["pending_heat"][1]) == 4
+    log = fire(rules, s_arr, 0, "G3-A-F451", robot_param(rules, s_arr, 0, 1))
+    assert int(s["pending_heat"][1]) == ex["heat_after_armour"] and int(s["pending_dmg"][1]) == 0
+    assert s["def_used"][1, slot_of(rules, s, 1, "G1-D-FRONT-M1")] == 1 and s["central_def_used"][1] == 1
+    hit = rows(log, EV_HIT)[0]
+    assert int(hit[9]) == 0  # rel 0 = front
+    got = {("CENTRAL" if int(r[2]) == 13 else tile_id_of(rules, int(r[3]))): int(r[4]) for r in rows(log, EV_REDUCE)}
+    assert got == ex["absorbed"]
 
 
 def test_heat_terrain_water():
@@ -714,9 +710,9 @@ def test_heat_terrain_water():
 
 
 def test_heat_terrain_lovushka():
-    """attack-heat-terrain, variant ЛОВУШКА: the trap goes off; P2 next to it takes 1. P1 next to it too,
-    but the explosion comes from P1's front and its ФРОНТ М1 takes it (the fixture's P1 = 1 leaves the
-    armour out); without ФРОНТ М1 P1 takes 1, counted as its own pending damage."""
+    """attack-heat-terrain, variant ЛОВУШКА (NOTES I.12.2, I.10.6 step 3, II.19), as written: the trap goes off;
+    P1 next to it takes the blast from its front, where ФРОНТ М1 takes it (0); P2 takes 1 from its rear.
+    Sub-variant without ФРОНТ М1: P1 takes 1 too, its own pending damage (its own turn: box at E0)."""
     fx = BY_ID["attack-heat-terrain"]
     v = fx["expected"]["variant_lovushka"]
     fxv = fixture("attack-heat-terrain", field=v["field"])
@@ -724,20 +720,25 @@ def test_heat_terrain_lovushka():
     s = s_arr[0]
     box0 = int(s["box_n"])
     log = fire(rules, s_arr, 0, "G2-A-OGNEMYOT", cell_param(rules, s_arr, 0, [-1, 0]))
-    assert pending(s, 2) == [0, 1]
-    assert s["def_used"][0, slot_of(rules, s, 0, "G1-D-FRONT-M1")] == 1
+    assert pending(s, 2) == expected_damage(v["damage"], 2)
+    assert s["def_used"][0, slot_of(rules, s, 0, "G1-D-FRONT-M1")] == v["absorbed"]["P1"]["G1-D-FRONT-M1"]
     assert box_ids(rules, s)[box0:] == v["to_box"] and s["cell_tile"][cell(rules, [-1, 0])] == -1
+    robot_hits = [r for r in rows(log, EV_HIT) if r[3] == TK_ROBOT]
+    assert sorted(f"P{int(r[5]) + 1}" for r in robot_hits) == v["robots_hit"]
+    sectors = {f"P{int(r[5]) + 1}": int(r[9]) for r in robot_hits}
+    assert sectors == {"P1": 0, "P2": 3} and v["incoming_sector"] == {"P1": "front", "P2": "rear"}
     (ex,) = rows(log, EV_EXPLOSION)
     assert ex[3] == 0 and ex[4] == 0  # XC_DAMAGE (1 damage is enough), set off by P1
-    rules, s_arr = build(fxv, {"P1": {"modules": ["G1-A-PUSHKA-M1", "G2-A-OGNEMYOT"]}})
+    w = v["without_front_m1"]
+    rules, s_arr = build(fxv, {"P1": {"modules": w["p1_modules"]}})
     fire(rules, s_arr, 0, "G2-A-OGNEMYOT", cell_param(rules, s_arr, 0, [-1, 0]))
-    assert pending(s_arr[0], 2) == expected_damage(v["damage"], 2)
-    assert int(s_arr[0]["st_damage"][0]) == 1
+    assert pending(s_arr[0], 2) == expected_damage(w["damage"], 2)
+    assert int(s_arr[0]["st_damage"][0]) == 1  # only P2's damage counts as dealt
 
 
 def test_heat_on_robot_target_reaches_its_cell():
     """II.20 heat zone: heat on a robot standing on water destroys the water (the hit cell), the robot
-    owes the heat; splash never carries heat."""
+    owes the heat (attack-heat-f451's F451 alone: 6 - 1 side-B central armour = 5)."""
     fx = fixture("attack-heat-f451", field=[{"cell": [0, 0], "tile": "G2-T-VODA"}])
     rules, s_arr = build(fx)
     s = s_arr[0]

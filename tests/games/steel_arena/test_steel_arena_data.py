@@ -167,7 +167,9 @@ def test_data_variants_load_through_datafiles():
 
 def test_options_cover_every_open_point():
     data = load_data()
-    assert len(data.options) == 45  # 44 open points of NOTES Part II plus the simulator's turn limit
+    # 44 open points of NOTES Part II, the cell under a robot as a target (II.21's extension, issue 21)
+    # and the simulator's turn limit
+    assert len(data.options) == 46
     for name, option in data.options.items():
         assert option.open_point, name
         assert "NOTES" in option.description or option.open_point == "simulator", name
@@ -218,7 +220,9 @@ def test_options_match_research_options():
                 expected[key] = "_and_".join(value)
             else:
                 expected[f"team_{key}" if section == "team" else key] = value
-    assert set(expected) == set(options) - {"turn_limit"}  # the simulator's safeguard is not a research option
+    # the simulator's safeguard and its reading of the cell under a robot (II.21's extension, docs/steel_arena.md)
+    # are not research options
+    assert set(expected) == set(options) - {"turn_limit", "cell_under_robot_target"}
     assert {k: options[k].default for k in expected} == expected
 
 

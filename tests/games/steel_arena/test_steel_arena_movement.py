@@ -441,16 +441,21 @@ def test_attack_push_chain_limited():
 
 
 def test_push_into_obstacle_stops():
-    """NOTES I.7.5, VI.6: a push stops at an obstacle; a push of a robot at the edge towards the edge does nothing."""
+    """NOTES I.7.5, VI.6: a push stops at an obstacle; a push of a robot at the edge towards the edge does nothing.
+    Each push that stops short leaves its own ``stopped_short`` row (NOTES "What a trace must carry", item 7):
+    the refused step's cell (-1: the edge) and the blocking cell."""
     fx = {"layout": "3p", "field": [{"cell": [1, 0], "tile": "G2-T-METALLOLOM"}],
           "robots": [robot("P1", [-2, 0], 0), robot("P2", [-1, 0], 1), robot("P3", [2, -2], 4)]}
     pos = Pos(fx)
     assert pos.push(1, 0, 3, 0) == 1
     assert pos.qr(1) == [0, 0]
-    assert pos.rows(EV_STOPPED_SHORT) == []
+    c = pos.cell
+    assert [r[1:4] for r in pos.rows(EV_STOPPED_SHORT)] == [[1, c(1, 0), c(1, 0)]]
     assert pos.push(2, 1, 2, 0) == 0  # P3 on the corner [2, -2] pushed off the field
     assert pos.qr(2) == [2, -2]
+    assert [r[1:4] for r in pos.rows(EV_STOPPED_SHORT)][1:] == [[2, -1, c(2, -2)]]
     assert pos.push(1, 0, 0, 0) == 0
+    assert len(pos.rows(EV_STOPPED_SHORT)) == 2  # a push of 0 is no push
 
 
 # ---------------------------------------------------------------- terrain

@@ -248,7 +248,10 @@ def test_owner_policy_on_f451_example():
     s = s_arr[0]
     legal = np.empty(MAX_ACTIONS, dtype=np.int64)
     n = legal_actions(s, legal, *args)
-    f451 = next(int(a) for a in legal[:n] if a >= A_ACT and (a - A_ACT) // PARAM_SPAN == 4 * 2
+    # the fixture's sequence: ЛАЗЕР М2 (slot 4, beam, speed) spends P2's central armour, then F451 (slot 5)
+    apply_action(s, A_ACT + 4 * 2 * PARAM_SPAN, *args, new_log(0))
+    n = legal_actions(s, legal, *args)
+    f451 = next(int(a) for a in legal[:n] if a >= A_ACT and (a - A_ACT) // PARAM_SPAN == 5 * 2
                 and ((a - A_ACT) % PARAM_SPAN // 16) % 2 == 0)
     apply_action(s, f451, *args, new_log(0))
     picks = []

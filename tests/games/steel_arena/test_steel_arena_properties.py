@@ -31,6 +31,8 @@ CONFIGS = {
                               "blocked_move": "stop_short", "only_cool_modules_absorb": False,
                               "autocool_scope": "active_robot_only", "start_placement_triggers_terrain": True,
                               "batch_discards_then_check_end": False, "destruction_check": "immediate"}),
+    "3p-issue21-options": (3, {"passive_trigger": "defender_chooses", "cell_under_robot_target": "terrain_only",
+                               "require_cell_in_line": False}),
 }
 
 

@@ -345,21 +345,29 @@ def test_stop_after_speed():
     assert play.s["turn"] == 2 and play.overheated(0) == ["G2-R-SHARNIR"]
 
 
-def test_oneshot_and_autocool():
-    """oneshot-and-autocool (NOTES I.6, I.11.4 E3): an auto-cool module sheds its token in the end phase; a
-    one-shot module goes to the box right after use (no trophy)."""
+@pytest.mark.parametrize("variant", [None, "variant_without_front_m1"])
+def test_oneshot_and_autocool(variant):
+    """oneshot-and-autocool (NOTES I.6, I.11.4 E2/E3/E5), as written: an auto-cool module sheds its token in the
+    end phase; a one-shot module goes to the box right after use (no trophy). 5 tiles + central = 6 keep side A;
+    the variant without ФРОНТ М1 has 4 + 1 = 5 afterwards and turns to side B."""
     fx = BY_ID["oneshot-and-autocool"]
+    ex = fx["expected"]
+    if variant:
+        v = ex[variant]
+        fx = dict(fx, robots=[dict(fx["robots"][0], modules=v["p1_modules"])])
+        after = v["after_turn_2"]
+    else:
+        after = ex["after_turn_2"]
     play = Play(fx)
     play.activate(0, "G2-M-SHAGOKHOD", mv(2))
-    assert play.pos(0) == [0, 0] and play.s["turn"] == 2
-    assert play.overheated(0) == []
+    assert play.pos(0) == ex["after_turn_1_end_phase"]["pos"] and play.s["turn"] == 2
+    assert play.overheated(0) == ex["after_turn_1_end_phase"]["overheated"]
+    box0 = len(play.box())
     play.activate(0, "G3-A-RAKETA", atk(1, which=1))  # the cell [2, 0]
-    assert "G3-A-RAKETA" in play.box() and "G3-A-RAKETA" not in play.mods(0)
+    assert play.box()[box0:] == after["to_box"] and "G3-A-RAKETA" not in play.mods(0)
     assert play.trophies(0) == 0
-    assert play.s["n_mods"][0] == fx["expected"]["after_turn_2"]["modules"]
-    # 5 module tiles + the central module = 6: side A stays (the fixture's "B" counts the central module
-    # as one of the 5; NOTES I.11.4 E5 counts it on top)
-    assert play.s["side"][0] == 0
+    assert play.s["n_mods"][0] == after["modules"] and play.s["n_mods"][0] + 1 == after["count_incl_central"]
+    assert "AB"[play.s["side"][0]] == after["side_after_end_phase"]
 
 
 def test_central_module_one_property():
@@ -443,57 +451,67 @@ def test_wear_autocool_as_speed():
 # ---------------------------------------------------------------- heat and water decisions
 
 
-def test_attack_heat_f451():
-    """attack-heat-f451 (NOTES I.9.5 heat, II.9, II.10): F451's 6 heat; the owner overheats its 4 modules and the
-    central one, the passive ФРОНТ М1 sheds its token at once, the unit left is 1 damage (1 trophy).
-
-    The fixture puts P2 on side B, whose reconstructed central armour (robots.csv: all-round 1, NOTES IV.7)
-    postdates the rulebook example: it is spent here first so that the example's 6 heat arrive.
-    """
-    fx = BY_ID["attack-heat-f451"]
-    play = Play(fx)
-    play.s["central_def_used"][1] = 1
+def _lazer_then_f451(play: Play) -> None:
+    """attack-heat-f451's sequence: ЛАЗЕР М2 (beam, speed) spends P2's side-B central armour, then F451."""
+    play.activate(0, "G3-A-LAZER-M2", 0)
+    assert play.s["phase"] == PH_CONTINUE and play.s["pending_dmg"][1] == 0 and play.s["central_def_used"][1] == 1
     play.activate(0, "G3-A-F451", atk(1))
-    assert play.s["phase"] == PH_HEAT and play.s["actor"] == 1 and play.s["pending_heat"][1] == 6
+
+
+def test_attack_heat_f451():
+    """attack-heat-f451 (NOTES I.9.5 heat, I.10.6 step 3, II.9, II.10), as written: after the beam has spent the
+    central armour, F451's 6 heat arrive; the owner overheats its 4 modules and the central one, the passive
+    ФРОНТ М1 sheds its token at once, the unit left is 1 damage (1 trophy); P2 stays on side B."""
+    fx = BY_ID["attack-heat-f451"]
+    ex = fx["expected"]
+    play = Play(fx)
+    _lazer_then_f451(play)
+    assert play.s["phase"] == PH_HEAT and play.s["actor"] == 1 and play.s["pending_heat"][1] == ex["heat_after_armour"]
     legal = play.legal()
     assert A_NONE in legal and A_PICK + SLOT_CENTRAL in legal
-    for tile_id in fx["action"]["defender_overheats"]:
+    for tile_id in fx["action"]["sequence"][1]["defender_overheats"]:
         slot = SLOT_CENTRAL if tile_id == "CENTRAL" else play.mods(1).index(tile_id)
         play.do(A_PICK + slot)
     # nothing token-free is left: the last unit became damage without asking
     assert play.s["pending_heat"][1] == 0
-    assert sorted(play.overheated(1)) == sorted(fx["expected"]["overheated_after"]["P2"])
-    assert play.s["phase"] == PH_DISCARD and play.s["pending_dmg"][1] == 1
+    assert sorted(play.overheated(1)) == sorted(ex["overheated_after"]["P2"])
+    assert sorted(play.overheated(0)) == sorted(ex["overheated_after"]["P1"])
+    assert play.s["phase"] == PH_DISCARD and play.s["pending_dmg"][1] == ex["damage"]["P2"]
     play.decide()
-    assert play.trophies(0) == 1 and play.s["n_mods"][1] == fx["expected"]["modules_after_end_phase"]["P2"]
+    assert play.trophies(0) == ex["trophies"]["P1"] and play.s["n_mods"][1] == ex["modules_after_end_phase"]["P2"]
+    assert "AB"[play.s["side"][1]] == ex["side_after_end_phase"]["P2"]
 
 
 def test_attack_heat_f451_refuse():
     """attack-heat-f451 variant_refuse (NOTES I.9.5 'не может или не хочет'): refusing leaves 2 damage."""
     fx = BY_ID["attack-heat-f451"]
+    v = fx["expected"]["variant_refuse"]
     play = Play(fx)
-    play.s["central_def_used"][1] = 1
-    play.activate(0, "G3-A-F451", atk(1))
-    for tile_id in fx["expected"]["variant_refuse"]["defender_overheats"]:
+    _lazer_then_f451(play)
+    for tile_id in v["defender_overheats"]:
         play.do(A_PICK + play.mods(1).index(tile_id))
     assert play.s["phase"] == PH_HEAT  # the central module could still take one
     play.do(A_NONE)
-    assert play.s["pending_dmg"][1] == 2 and play.s["central_heat"][1] == 0
+    assert play.s["pending_dmg"][1] == v["damage"]["P2"] and play.s["central_heat"][1] == 0
     play.decide()
-    assert play.trophies(0) == 2
+    assert play.trophies(0) == v["trophies"]["P1"]
 
 
-def test_attack_heat_f451_with_central_armour():
-    """attack-heat-f451 on side B with the central armour unspent (NOTES I.10.6, robots.csv): 5 heat, all
-    absorbed, no damage; each module absorbs at most one unit."""
+def test_attack_heat_f451_alone():
+    """attack-heat-f451 variant_f451_alone (NOTES I.10.6 step 3): the side-B central armour takes 1 of the 6;
+    5 heat, all absorbed, no damage; each module absorbs at most one unit."""
+    v = BY_ID["attack-heat-f451"]["expected"]["variant_f451_alone"]
     play = Play("attack-heat-f451")
     play.activate(0, "G3-A-F451", atk(1))
-    assert play.s["pending_heat"][1] == 5
+    assert play.s["pending_heat"][1] == v["heat_after_armour"]
+    n = 0
     while play.s["phase"] == PH_HEAT:
         picks = [a for a in play.legal() if a >= A_PICK]
         assert len(picks) == len(set(picks))
         play.do(picks[0])
-    assert play.s["pending_dmg"][1] == 0 and play.s["tokens"] == 1 + 4  # F451 + 3 modules + central
+        n += 1
+    assert n == v["overheated_by_heat"] and play.s["pending_dmg"][1] == v["damage"]["P2"]
+    assert play.s["tokens"] == 1 + 4  # F451 + 3 modules + central (the passive ФРОНТ М1 sheds its token)
 
 
 def test_water_decision():
@@ -639,27 +657,28 @@ def test_end_ten_trophies():
 
 
 def test_end_robot_destroyed():
-    """end-robot-destroyed (NOTES I.11.3, I.14, II.22): a robot that must discard its central module is destroyed
-    and the game ends; the central module is no trophy; the destroyed robot's owner still wins on trophies.
-
-    As in attack-heat-f451, P2's side-B central armour (robots.csv) is spent first to give the fixture's 2 damage.
-    """
+    """end-robot-destroyed (NOTES I.10.6 step 3, I.11.3, I.14, II.22), as written: ГАУБИЦА 3 - P2's side-B
+    central armour 1 = 2 damage; P2 discards its only tile, then must discard the central module: destroyed, the
+    game ends; the central module is no trophy; the destroyed robot's owner still wins on trophies."""
     fx = BY_ID["end-robot-destroyed"]
+    ex = fx["expected"]
     play = Play(fx)
-    play.s["central_def_used"][1] = 1
-    play.activate(0, "G2-A-MORTIRA", atk(1))
+    play.activate(0, "G3-A-GAUBITSA", atk(1))
+    assert play.s["central_def_used"][1] == 1 and ex["absorbed"] == {"CENTRAL": 1}
     assert play.s["over"] == 1 and play.s["end_reason"] == END_DESTROYED and play.s["end_trigger"] == 1
     assert play.s["destroyed"][1] == 1 and play.s["n_mods"][1] == 0
-    assert [play.trophies(p) for p in (0, 1)] == [3, 6]
+    assert [play.trophies(p) for p in (0, 1)] == [ex["trophies_after"]["P1"], ex["trophies_after"]["P2"]]
     assert list(play.s["winner"][:2]) == [0, 1] and play.s["final_modules"][1] == 0
     discards = play.rows(EV_DISCARD)
-    assert len(discards) == 1  # LAZER only: the central module is not a tile
+    assert [tile_id_of(play.rules, int(r[2])) for r in discards] == ex["discarded"]["P2"]  # not the central module
 
 
 def test_end_robot_not_destroyed_with_central_armour():
-    """end-robot-destroyed with P2's side-B armour unspent: 1 damage = its 1 module, discarded without asking;
-    the robot survives on its central module alone (NOTES I.11.3)."""
-    play = Play("end-robot-destroyed")
+    """end-robot-destroyed's note: МОРТИРА's 2 - 1 central armour = 1 damage = P2's 1 module, discarded without
+    asking; the robot survives on its central module alone (NOTES I.11.3)."""
+    fx = BY_ID["end-robot-destroyed"]
+    p1 = dict(fx["robots"][0], modules=[*fx["robots"][0]["modules"][:4], "G2-A-MORTIRA"])
+    play = Play(dict(fx, robots=[p1, fx["robots"][1]]))
     play.activate(0, "G2-A-MORTIRA", atk(1))
     assert play.s["over"] == 0 and play.s["n_mods"][1] == 0 and play.s["destroyed"][1] == 0
     assert play.trophies(0) == 3
@@ -667,12 +686,14 @@ def test_end_robot_not_destroyed_with_central_armour():
 
 def test_destroy_immediate_option():
     """NOTES II.22 ``destruction_check = immediate``: no further activation after the hit that destroys (the speed
-    chain is cut and the end phase runs at once)."""
+    chain is cut and the end phase runs at once). ЛАЗЕР М2 (speed) spends P2's central armour, ПУШКА М2 (speed)
+    then deals 2 to P2's single module."""
     fx = dict(BY_ID["end-robot-destroyed"])
-    fx["robots"] = [dict(fx["robots"][0], modules=[*fx["robots"][0]["modules"], "G2-A-PUSHKA-M2"]), fx["robots"][1]]
+    p1 = dict(fx["robots"][0], modules=[*fx["robots"][0]["modules"][:4], "G3-A-LAZER-M2", "G2-A-PUSHKA-M2"])
+    fx["robots"] = [p1, fx["robots"][1]]
     for immediate in (False, True):
         play = Play(fx, {"destruction_check": "immediate" if immediate else "end_of_turn"})
-        play.s["central_def_used"][1] = 1
+        play.activate(0, "G3-A-LAZER-M2", 0)
         play.activate(0, "G2-A-PUSHKA-M2", atk(1))
         assert (play.s["over"] == 1) == immediate
         if immediate:
