@@ -1,0 +1,203 @@
+"""The paired confirmation test: candidate minus printed data, deal by deal, on the shared fresh deals.
+
+The printed data and every confirmed candidate are played on the same confirmation deals (the
+same seed and game indices), so their objectives are positively correlated: the luck of a deal
+(its cards, colours and dice) moves both. Comparing two separate intervals (do they overlap?)
+throws that away. Here both are resampled together: one deal bootstrap draws deals with
+replacement, **the same deals for every run**, and recomputes each run's objective on them, so
+the spread of the difference ``candidate − printed`` is that of a paired comparison.
+
+Every built-in objective is a function of ratio estimates ``Σ_d num[d, k] / Σ_d den[d, k]`` over
+deals ``d`` (a position's win rate per player count, the first player's win rate, a card's mean
+paired score change), so a bootstrap resample is a vector of deal weights and costs two matrix
+products (:class:`DealSums`, :func:`replicates`). A user objective is called on every resampled
+set of tables instead (:func:`user_replicates`).
+
+The test (:func:`paired_test`), stated once: **H0: the candidate's objective is not below the
+printed data's (true difference ≥ 0); H1: it is below. One-sided, level 5%.** The objective is
+the one the tune minimises (for ``max_position_deviation`` and ``first_player_advantage`` the
+worst player count), so it is one hypothesis and one test: the resample recomputes the whole
+objective, the worst over player counts included, and needs no correction over player counts.
+Two bootstrap bounds are computed from the same resamples ``D*`` of the difference ``D``: the
+*percentile* bound ``q_{1−α}(D*)`` and the *basic* (bias-corrected) bound ``2·D − q_α(D*)``. The
+objectives are maxima and sums of distances (``|rate − 1/n|``, VP outside a band), whose point
+values are biased upward by noise. When the printed data's estimate carries more of that bias
+than the candidate's (several positions near its largest gap, cards just inside the band's
+edges), ``D`` is pushed below 0 and the percentile bound carries the bias in twice, while the
+basic bound takes the bootstrap's estimate of it off; when both carry the same, the basic bound
+is too short (the estimated biases add noise) and the percentile bound holds. **The
+improvement is confirmed only when both bounds lie below 0**: the chance that two tests both
+reject is at most the smaller of their chances, so the test holds the level of whichever bound
+holds it (an intersection of the two rejection regions). Its level and power are measured by
+simulation (``simlab.tune.simulate``, ``docs/analysis.md``): each bound alone exceeds 5% in
+some scenario there (basic up to 14%, percentile up to 15%), the combination never does.
+
+Per player count, the differences ``D_n`` are shown with two-sided intervals that hold for
+every player count at once (Bonferroni, each at ``1 − 5%/k``; the union of the basic and the
+percentile bootstrap intervals): they say where the change acts, not whether it is confirmed.
+
+Bias correction (:func:`bias_corrected`): ``2·θ − mean(θ*)``, the bootstrap estimate of the
+upward bias of a maximum (or a sum of distances) taken off, floored at 0. It removes most of
+the bias when one position (or card) stands out, less when several lie close to the maximum
+(the bootstrap under-estimates the bias of a maximum over near-ties).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+ALPHA = 0.05  # one-sided level of the confirmation test
+DRAWS = 2000  # bootstrap resamples for the built-in objectives (two matrix products each)
+USER_DRAWS = 400  # for a user objective (each resample calls the function on resampled tables)
+
+
+@dataclass
+class DealSums:
+    """Per-deal sums behind an objective's ratio estimates: ``estimate_k = Σ_d num[d, k] / Σ_d den[d, k]``.
+
+    ``deals``: the deal ids (sorted, one per row); ``num``, ``den``: deals × K arrays.
+    """
+
+    deals: np.ndarray
+    num: np.ndarray
+    den: np.ndarray
+
+    def on(self, deals: np.ndarray) -> DealSums:
+        """The same sums on ``deals`` (rows of deals this run lacks are zero)."""
+        index = {int(d): i for i, d in enumerate(self.deals)}
+        rows = np.array([index.get(int(d), -1) for d in deals])
+        num = np.zeros((deals.size, self.num.shape[1]))
+        den = np.zeros((deals.size, self.den.shape[1]))
+        ok = rows >= 0
+        num[ok], den[ok] = self.num[rows[ok]], self.den[rows[ok]]
+        return DealSums(np.asarray(deals), num, den)
+
+
+def deal_sums(frame: pl.DataFrame, key: str, num: str, den: str | None, columns: list[Any]) -> DealSums:
+    """Sum ``num`` (and ``den``, or count rows) per ``deal`` and ``key`` value, one column per ``columns`` entry."""
+    d = pl.col(den).cast(pl.Float64).sum() if den else pl.len().cast(pl.Float64)
+    per = frame.group_by("deal", key).agg(pl.col(num).cast(pl.Float64).sum().alias("_s"), d.alias("_d"))
+    deals = np.sort(frame["deal"].unique().to_numpy())
+    row = {int(x): i for i, x in enumerate(deals)}
+    col = {c: j for j, c in enumerate(columns)}
+    out_num = np.zeros((deals.size, len(columns)))
+    out_den = np.zeros((deals.size, len(columns)))
+    for deal, k, s, n in per.iter_rows():
+        if k in col:
+            out_num[row[int(deal)], col[k]] += s
+            out_den[row[int(deal)], col[k]] += n
+    return DealSums(deals, out_num, out_den)
+
+
+def common_deals(runs: list[DealSums]) -> np.ndarray:
+    """The deals of the runs, which must be the same (the confirmation plays every run on the same deals)."""
+    first = runs[0].deals
+    for r in runs[1:]:
+        if r.deals.size != first.size or not np.array_equal(np.sort(r.deals), np.sort(first)):
+            raise ValueError("the confirmation runs do not share their deals: they cannot be compared pairwise")
+    return np.sort(first)
+
+
+def deal_weights(n_deals: int, draws: int, seed: int) -> np.ndarray:
+    """``draws`` bootstrap resamples of ``n_deals`` deals as multiplicities (draws × deals)."""
+    rng = np.random.default_rng(seed)
+    return rng.multinomial(n_deals, np.full(n_deals, 1.0 / n_deals), size=draws).astype(np.float64)
+
+
+def ratios(sums: DealSums, weights: np.ndarray | None = None) -> np.ndarray:
+    """The ratio estimates (K,), or per resample (draws × K) with deal ``weights``; NaN where no row."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if weights is None:
+            return sums.num.sum(axis=0) / np.where(sums.den.sum(axis=0) > 0, sums.den.sum(axis=0), np.nan)
+        den = weights @ sums.den
+        return (weights @ sums.num) / np.where(den > 0, den, np.nan)
+
+
+def replicates(sums: DealSums, statistic: Callable[[np.ndarray], np.ndarray],
+               weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``statistic`` (ratios (B × K) -> values (B × m)) at the point estimate (m,) and per resample (B × m)."""
+    point = statistic(ratios(sums)[None, :])[0]
+    return point, statistic(ratios(sums, weights))
+
+
+def resample_tables(tables: Mapping[str, pl.DataFrame], picks: np.ndarray) -> dict[str, pl.DataFrame]:
+    """``tables`` (each with a ``deal`` column, or left as they are) on the deals ``picks`` (with repeats)."""
+    pick = pl.DataFrame({"deal": picks.astype(np.int64)})
+    return {k: pick.join(v.with_columns(pl.col("deal").cast(pl.Int64)), on="deal", how="inner")
+            if "deal" in v.columns else v for k, v in tables.items()}
+
+
+def user_replicates(runs: list[Mapping[str, pl.DataFrame]], function: Callable[[Mapping[str, pl.DataFrame]], float],
+                    deals: np.ndarray, draws: int, seed: int) -> list[np.ndarray]:
+    """A user objective on each run's tables resampled by the same deals: one (draws,) array per run."""
+    rng = np.random.default_rng(seed)
+    out = [np.empty(draws) for _ in runs]
+    for b in range(draws):
+        picks = rng.choice(deals, deals.size, replace=True)
+        for r, tables in enumerate(runs):
+            out[r][b] = function(resample_tables(tables, picks))
+    return out
+
+
+def bias_corrected(point: float, reps: np.ndarray, floor: float | None = 0.0) -> float:
+    """``2·point − mean(reps)`` (the bootstrap's estimate of the bias taken off), at least ``floor``."""
+    reps = np.asarray(reps, dtype=np.float64)
+    reps = reps[np.isfinite(reps)]
+    if not reps.size or not np.isfinite(point):
+        return float("nan")
+    value = 2.0 * point - float(np.mean(reps))
+    return float(value if floor is None else max(floor, value))
+
+
+def paired_test(cand_point: float, printed_point: float, cand_reps: np.ndarray, printed_reps: np.ndarray,
+                alpha: float = ALPHA, method: str = "both") -> dict[str, Any]:
+    """One-sided paired bootstrap test of ``candidate < printed`` from replicates on the same resampled deals.
+
+    ``method``: ``both`` (the test the tune uses: confirmed only when the basic *and* the
+    percentile bound lie below 0; its bound is the larger of the two), ``basic``
+    (``2·D − q_α(D*)``) or ``percentile`` (``q_{1−α}(D*)``), the last two kept for the
+    simulation that compares them. Returns ``diff`` (candidate − printed), ``diff_bc``
+    (bias-corrected, ``2·D − mean(D*)``), ``diff_upper`` (the one-sided ``1 − alpha`` upper
+    bound), ``p_value`` (the bootstrap p-value of the same test: the smallest alpha at which it
+    confirms), ``alpha``, ``confirmed`` (bound below 0), ``draws``, ``method``.
+    """
+    d = float(cand_point) - float(printed_point)
+    star = np.asarray(cand_reps, dtype=np.float64) - np.asarray(printed_reps, dtype=np.float64)
+    star = star[np.isfinite(star)]
+    if method not in ("both", "basic", "percentile"):
+        raise ValueError(f"method: {method!r} is not both, basic or percentile")
+    if not star.size or not np.isfinite(d):
+        return {"diff": d, "diff_bc": float("nan"), "diff_upper": float("nan"), "p_value": float("nan"),
+                "alpha": alpha, "confirmed": False, "draws": int(star.size), "method": method}
+    # basic: confirmed at level a exactly when 2d - q_a(D*) < 0, i.e. a > P*(D* >= 2d)
+    basic, p_basic = 2.0 * d - float(np.quantile(star, alpha)), float(np.mean(star >= 2.0 * d))
+    pct, p_pct = float(np.quantile(star, 1 - alpha)), float(np.mean(star >= 0.0))
+    upper, p = {"both": (max(basic, pct), max(p_basic, p_pct)), "basic": (basic, p_basic),
+                "percentile": (pct, p_pct)}[method]
+    return {"diff": d, "diff_bc": 2.0 * d - float(np.mean(star)), "diff_upper": upper, "p_value": p,
+            "alpha": alpha, "confirmed": bool(upper < 0), "draws": int(star.size), "method": method}
+
+
+def simultaneous_differences(cand_point: np.ndarray, printed_point: np.ndarray, cand_reps: np.ndarray,
+                             printed_reps: np.ndarray, level: float = 0.95) -> list[tuple[float, float, float]]:
+    """Per column (player count), the paired difference with a two-sided interval that holds for every column at
+    once (Bonferroni): the union of the basic and the percentile bootstrap intervals, ``(diff, lo, hi)``."""
+    k = len(cand_point)
+    tail = (1 - level) / (2 * k)
+    out = []
+    for j in range(k):
+        d = float(cand_point[j] - printed_point[j])
+        star = cand_reps[:, j] - printed_reps[:, j]
+        star = star[np.isfinite(star)]
+        if not star.size or not np.isfinite(d):
+            out.append((d, float("nan"), float("nan")))
+            continue
+        q_lo, q_hi = (float(q) for q in np.quantile(star, [tail, 1 - tail]))
+        out.append((d, min(2 * d - q_hi, q_lo), max(2 * d - q_lo, q_hi)))
+    return out
+
