@@ -40,6 +40,7 @@ from scipy import stats
 from simlab.analysis._common import as_str, clustered_ratio, with_deal, with_n_players
 from simlab.analysis.metrics import seat_deviation_interval
 from simlab.core.errors import SimlabError
+from simlab.tune.paired import DealSums, deal_sums
 
 BUILTINS = ("max_position_deviation", "first_player_advantage", "card_value_band")
 LEVEL = 0.95
@@ -146,6 +147,71 @@ class Objective:
                                 cards_outside=int(np.sum(excess > 0)))], level)
         return self._bootstrap(tables, level, seed)
 
+    # ---------------------------------------------------------------- the paired comparison
+    def deal_sums(self, tables: Tables) -> tuple[DealSums, Callable[[np.ndarray], np.ndarray], list[str]] | None:
+        """A built-in objective as per-deal sums of its ratio estimates, the statistic that makes the objective
+        of them (``ratios (B × K) -> (B × m)``: column 0 the objective, then one per player count) and the
+        columns' scopes (``all``, ``2 players``, ... as in :meth:`confirm`); None for a user objective. The
+        statistic of the point ratios is :meth:`value` (the search's value)."""
+        if self.name == "max_position_deviation":
+            s = with_deal(_base(tables["seats"]), _base(tables["games"]) if "games" in tables else None)
+            s = s.with_columns(pl.col(self.position).cast(pl.Utf8).alias("_pos"))
+            cells = sorted({(int(n), str(p)) for n, p in s.select("n_players", "_pos").unique().iter_rows()})
+            s = s.with_columns(pl.concat_str(pl.col("n_players").cast(pl.Utf8), pl.lit("\x1f"), "_pos").alias("_cell"))
+            sums = deal_sums(s, "_cell", "win_share", None, [f"{n}\x1f{p}" for n, p in cells])
+            counts = sorted({n for n, _ in cells})
+            return sums, _group_max([n for n, _ in cells]), ["all", *(f"{n} players" for n in counts)]
+        if self.name == "first_player_advantage":
+            first = self._first_rows(tables)
+            counts = sorted(int(n) for n in first["n_players"].unique().to_list())
+            return (deal_sums(first, "n_players", "win_share", None, counts), _group_max(counts),
+                    ["all", *(f"{n} players" for n in counts)])
+        if self.name == "card_value_band":
+            return self._card_sums(tables), self._band_statistic, ["all"]
+        return None
+
+    def _band_statistic(self, r: np.ndarray) -> np.ndarray:
+        assert self.band is not None
+        excess = np.maximum(0.0, np.maximum(self.band[0] - r, r - self.band[1]))
+        return np.nansum(excess, axis=1, keepdims=True)
+
+    def _card_sums(self, tables: Tables) -> DealSums:
+        """Per deal and card, the holder's paired score change signed as ``card_values_causal``'s ``value``
+        (games held summed, one column per card), computed as :func:`simlab.analysis.cards.card_value_ablation`
+        computes it."""
+        from simlab.analysis.cards import _holders
+
+        values = self._card_values(tables).sort("card")
+        seats = as_str(tables["seats"], "variant")
+        takes = as_str(tables["takes"], "variant")
+        deals = with_deal(_base(tables["games"])).select(pl.col("game").cast(pl.Int64), "deal").unique(subset="game")
+        cast = [pl.col("game").cast(pl.Int64), pl.col("seat").cast(pl.Int8), pl.col("score").cast(pl.Float64)]
+        base = seats.filter(pl.col("variant") == "base").select("game", "seat", "score").with_columns(cast)
+        takes_base = takes.filter(pl.col("variant") == "base")
+        parts = []
+        for variant, card, change in values.select("variant", "card", "change").iter_rows():
+            var = seats.filter(pl.col("variant") == variant).select("game", "seat", "score").with_columns(cast)
+            held_v = _holders(takes.filter(pl.col("variant") == variant), card)
+            held_b = _holders(takes_base, card).join(held_v.select("game").unique(), on="game", how="anti")
+            sign = -1.0 if change == "removed" else 1.0
+            rows = pl.concat([held_v, held_b]).join(base, on=["game", "seat"]).join(
+                var, on=["game", "seat"], suffix="_v").group_by("game").agg(
+                ((pl.col("score_v") - pl.col("score")) * sign).mean().alias("_v"))
+            parts.append(rows.join(deals, on="game").select("deal", "_v", pl.lit(int(card)).alias("_card")))
+        frame = pl.concat(parts)
+        return deal_sums(frame, "_card", "_v", None, [int(c) for c in values["card"].to_list()])
+
+    def user_tables(self, tables: Tables) -> dict[str, pl.DataFrame]:
+        """Every table (of every variant) with the ``deal`` of its game, for resampling by deals."""
+        games = with_deal(as_str(tables["games"], "variant") if "variant" in tables["games"].columns
+                          else tables["games"])
+        frames = {}
+        for k, v in tables.items():
+            v = as_str(v, "variant") if "variant" in v.columns else v
+            frames[k] = with_deal(v, games) if "game" in v.columns and k != "games" else (
+                games if k == "games" else v)
+        return frames
+
     def card_values(self, tables: Tables) -> pl.DataFrame:
         """Every card's causal value (``card_values_causal``) with its distance outside the band."""
         values = self._card_values(tables)
@@ -153,7 +219,8 @@ class Objective:
         return values.with_columns(pl.Series("outside_band", self._excess(v, v)))
 
     # ---------------------------------------------------------------- helpers
-    def _first_player(self, tables: Tables, level: float) -> list[tuple[int, float, float, float]]:
+    def _first_rows(self, tables: Tables) -> pl.DataFrame:
+        """The seat that played first in every base game, with its ``deal`` and ``n_players``."""
         from simlab.analysis.metrics import standard_columns
 
         games = with_deal(_base(tables["games"]))
@@ -168,6 +235,10 @@ class Objective:
         else:
             raise SimlabError("tune.objective: first_player_advantage needs the game's first_player column "
                               "(Game.standard_columns)")
+        return first
+
+    def _first_player(self, tables: Tables, level: float) -> list[tuple[int, float, float, float]]:
+        first = self._first_rows(tables)
         rate = clustered_ratio(first, ["n_players"], "win_share", None, "deal").sort("n_players")
         counts = rate.height
         out = []
@@ -194,15 +265,9 @@ class Objective:
         """Percentile bootstrap over deals: every table (every variant) resampled by the same deals."""
         assert self.function is not None
         point = _call_user(self.function, tables, self.name)
-        games = with_deal(as_str(tables["games"], "variant") if "variant" in tables["games"].columns
-                          else tables["games"])
-        deals = np.unique(games["deal"].to_numpy())
+        frames = self.user_tables(tables)
+        deals = np.unique(frames["games"]["deal"].to_numpy())
         rng = np.random.default_rng(seed)
-        frames = {}
-        for k, v in tables.items():
-            v = as_str(v, "variant") if "variant" in v.columns else v
-            frames[k] = with_deal(v, games) if "game" in v.columns and k != "games" else (
-                games if k == "games" else v)
         values = []
         for _ in range(draws):
             pick = pl.DataFrame({"deal": rng.choice(deals, deals.size, replace=True)})
@@ -210,6 +275,25 @@ class Objective:
             values.append(_call_user(self.function, sample, self.name))
         lo, hi = np.quantile(values, [(1 - level) / 2, 1 - (1 - level) / 2])
         return _frame([_row("all", None, point, float(lo), float(hi))], level)
+
+
+def _group_max(groups: list[int]) -> Callable[[np.ndarray], np.ndarray]:
+    """The statistic ``max_k |r_k − 1/n_k|`` per player count ``n`` (columns' ``groups``) and their worst."""
+    g = np.asarray(groups)
+    counts = sorted(set(groups))
+    fair = 1.0 / g
+
+    def statistic(r: np.ndarray) -> np.ndarray:
+        dev = np.abs(r - fair)
+        per = []
+        for n in counts:
+            block = dev[:, g == n]
+            ok = np.isfinite(block).any(axis=1)
+            per.append(np.where(ok, np.nanmax(np.where(np.isfinite(block), block, -np.inf), axis=1), np.nan))
+        per_n = np.stack(per, axis=1)
+        return np.concatenate([np.nanmax(per_n, axis=1, keepdims=True), per_n], axis=1)
+
+    return statistic
 
 
 def excess_interval(lo: np.ndarray, hi: np.ndarray, band: tuple[float, float],

@@ -94,13 +94,13 @@ def deal_sums(frame: pl.DataFrame, key: str, num: str, den: str | None, columns:
     return DealSums(deals, out_num, out_den)
 
 
-def common_deals(runs: list[DealSums]) -> np.ndarray:
+def common_deals(deal_sets: list[np.ndarray]) -> np.ndarray:
     """The deals of the runs, which must be the same (the confirmation plays every run on the same deals)."""
-    first = runs[0].deals
-    for r in runs[1:]:
-        if r.deals.size != first.size or not np.array_equal(np.sort(r.deals), np.sort(first)):
+    first = np.sort(np.asarray(deal_sets[0]))
+    for other in deal_sets[1:]:
+        if not np.array_equal(np.sort(np.asarray(other)), first):
             raise ValueError("the confirmation runs do not share their deals: they cannot be compared pairwise")
-    return np.sort(first)
+    return first
 
 
 def deal_weights(n_deals: int, draws: int, seed: int) -> np.ndarray:
@@ -174,8 +174,8 @@ def paired_test(cand_point: float, printed_point: float, cand_reps: np.ndarray, 
     if not star.size or not np.isfinite(d):
         return {"diff": d, "diff_bc": float("nan"), "diff_upper": float("nan"), "p_value": float("nan"),
                 "alpha": alpha, "confirmed": False, "draws": int(star.size), "method": method}
-    # basic: confirmed at level a exactly when 2d - q_a(D*) < 0, i.e. a > P*(D* >= 2d)
-    basic, p_basic = 2.0 * d - float(np.quantile(star, alpha)), float(np.mean(star >= 2.0 * d))
+    # basic: confirmed at level a exactly when 2d - q_a(D*) < 0, i.e. q_a(D*) > 2d, i.e. a > P*(D* <= 2d)
+    basic, p_basic = 2.0 * d - float(np.quantile(star, alpha)), float(np.mean(star <= 2.0 * d))
     pct, p_pct = float(np.quantile(star, 1 - alpha)), float(np.mean(star >= 0.0))
     upper, p = {"both": (max(basic, pct), max(p_basic, p_pct)), "basic": (basic, p_basic),
                 "percentile": (pct, p_pct)}[method]

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 from rich.console import Console
 from rich.markup import escape
@@ -35,6 +36,19 @@ from simlab.runner.store import versions
 from simlab.tune.confirm import confirm_objective, run_confirmation, search_seeds_overlap
 from simlab.tune.evaluate import Evaluator
 from simlab.tune.knobs import candidate_cost, candidate_edits, describe_candidate
+from simlab.tune.objectives import _call_user
+from simlab.tune.paired import (
+    ALPHA,
+    DRAWS,
+    USER_DRAWS,
+    bias_corrected,
+    common_deals,
+    deal_weights,
+    paired_test,
+    replicates,
+    simultaneous_differences,
+    user_replicates,
+)
 from simlab.tune.search import Search, SearchState, candidate_from_params, open_study, totals
 from simlab.tune.spec import TuneSpec
 
@@ -275,6 +289,7 @@ def _confirm(spec: ExperimentSpec, tune: TuneSpec, path: Path, manifest: dict[st
     entries += [(f"trial{n}", n, v, c) for n, v, c in candidates]
     rows = []
     frames = []
+    runs = []
     for i, (label, number, search_value, candidate) in enumerate(entries):
         if console is not None and show:
             console.print(f"confirming {label} on {tune.confirm.games:,} fresh games (seed {tune.confirm.seed})",
@@ -282,15 +297,21 @@ def _confirm(spec: ExperimentSpec, tune: TuneSpec, path: Path, manifest: dict[st
         tables = run_confirmation(spec, tune, path, label, candidate, console, show)
         obj = confirm_objective(tune, tables, label, seed=tune.confirm.seed + i)
         frames.append(obj)
+        runs.append(paired_input(tune, tables))
         overall = obj.filter(pl.col("scope") == "all").row(0, named=True)
         cells, distance = candidate_cost(tune.knobs, candidate)
         rows.append({"rank": i, "candidate": label, "trial": number, "search_value": search_value,
                      "confirmed": overall["value"], "confirmed_lo": overall["lo"], "confirmed_hi": overall["hi"],
                      "cells": cells, "distance": distance,
                      "changes": "; ".join(describe_candidate(tune.knobs, candidate)) or "(printed data)"})
-    objective = pl.concat(frames, how="diagonal_relaxed")
+    paired = paired_comparison(tune, [e[0] for e in entries], runs, seed=tune.confirm.seed)
+    for row, extra in zip(rows, paired["rows"], strict=True):
+        row.update(extra)
+    objective = pl.concat(frames, how="diagonal_relaxed").join(paired["scopes"], on=["candidate", "scope"],
+                                                               how="left")
     objective.write_parquet(path / "objective.parquet")
-    table = pl.DataFrame(rows, schema_overrides={"trial": pl.Int64, "search_value": pl.Float64})
+    table = pl.DataFrame(rows, schema_overrides={"trial": pl.Int64, "search_value": pl.Float64,
+                                                 **{k: pl.Float64 for k in PAIRED_FLOATS}})
     table.write_csv(path / "candidates.csv")
     recommended = candidates[0] if candidates else None
     answer: dict[str, Any] = {"printed": rows[0]}
@@ -300,26 +321,86 @@ def _confirm(spec: ExperimentSpec, tune: TuneSpec, path: Path, manifest: dict[st
         answer.update({"trial": number, "search_value": value, "candidate": "trial" + str(number),
                        "edits": [e.as_dict() for e in candidate_edits(tune.knobs, candidate)],
                        "changes": describe_candidate(tune.knobs, candidate), "confirmed": row,
-                       "target": _verdict(tune.target, row), "improvement": _improvement(rows[0], row)})
+                       "target": _verdict(tune.target, row), "paired": paired["tests"][1],
+                       "improvement": improvement_text(rows[0], row, paired["tests"][1], paired["deals"])})
         better = [r["candidate"] for r in rows[2:] if r["confirmed"] < row["confirmed"]]
         if better:
             answer["note"] = (f"{', '.join(better)} confirmed lower than the recommended {row['candidate']} (chosen "
-                              "on the search seeds, so its confirmed value is unbiased); see candidates.csv")
+                              "on the search seeds, so its confirmed value is free of selection; choosing the lowest "
+                              "confirmed value would select again); see candidates.csv")
         write_variant(path, spec, tune, answer)
     else:
         answer["note"] = "no candidate that changes the data finished (all pruned, infeasible or invalid)"
     answer["printed_target"] = _verdict(tune.target, rows[0])
     manifest["answer"] = answer
     manifest["confirm"]["seed_overlap"] = overlap
+    manifest["confirm"]["test"] = {"deals": paired["deals"], "draws": paired["draws"], "alpha": ALPHA,
+                                   "method": TEST_METHOD}
 
 
-def _improvement(printed: dict[str, Any], row: dict[str, Any]) -> str:
-    """Whether the confirmed objective of ``row`` beats the printed data's (both on the same fresh seeds)."""
-    if row["confirmed_hi"] < printed["confirmed_lo"]:
-        return (f"confirmed: {printed['confirmed']:.4f} -> {row['confirmed']:.4f}, the intervals do not overlap")
-    if row["confirmed"] < printed["confirmed"]:
-        return (f"not confirmed: {printed['confirmed']:.4f} -> {row['confirmed']:.4f}, but the intervals overlap")
-    return f"none: {row['confirmed']:.4f} is not below the printed data's {printed['confirmed']:.4f}"
+# candidates.csv columns of the paired comparison (empty for the printed data's row but its bias-corrected value)
+PAIRED_FLOATS = ("confirmed_bc", "diff", "diff_bc", "diff_upper", "p_value")
+TEST_METHOD = ("paired deal bootstrap of candidate − printed on the shared confirmation deals, one-sided at 5%: "
+               "confirmed when both the basic and the percentile bootstrap upper bounds are below 0")
+
+
+def paired_input(tune: TuneSpec, tables: dict[str, pl.DataFrame]) -> Any:
+    """What the paired comparison needs of one confirmation run: its deal sums and statistic (built-in objectives)
+    or its tables with deals (a user objective)."""
+    sums = tune.objective.deal_sums(tables)
+    return sums if sums is not None else tune.objective.user_tables(tables)
+
+
+def paired_comparison(tune: TuneSpec, labels: list[str], runs: list[Any], seed: int) -> dict[str, Any]:
+    """Every run resampled on the same deals (run 0 the printed data): per run its bias-corrected objective, per
+    candidate the paired test of its objective minus the printed data's and, per player count, the paired
+    differences with simultaneous intervals (:mod:`simlab.tune.paired`)."""
+    if isinstance(runs[0], tuple):  # a built-in objective: deal sums, statistic, scopes
+        deals = common_deals([r[0].deals for r in runs])
+        weights = deal_weights(deals.size, DRAWS, seed)
+        points, reps = zip(*(replicates(r[0].on(deals), r[1], weights) for r in runs), strict=True)
+        scopes_of, draws = runs[0][2], DRAWS
+    else:
+        deals = common_deals([np.unique(r["games"]["deal"].to_numpy()) for r in runs])
+        fn, name = tune.objective.function, tune.objective.name
+        assert fn is not None
+        points = [np.array([_call_user(fn, r, name)]) for r in runs]
+        reps = [x[:, None] for x in user_replicates(runs, lambda t: _call_user(fn, t, name), deals, USER_DRAWS,
+                                                     seed)]
+        scopes_of, draws = ["all"], USER_DRAWS
+    rows, tests, scopes = [], [], []
+    for i, (point, rep) in enumerate(zip(points, reps, strict=True)):
+        bc = [bias_corrected(float(point[j]), rep[:, j]) for j in range(point.size)]
+        row: dict[str, Any] = {"confirmed_bc": bc[0], "diff": None, "diff_bc": None, "diff_upper": None,
+                               "p_value": None}
+        test = None
+        per: list[tuple[Any, Any, Any]] = [(None, None, None)] * (point.size - 1)
+        if i > 0:
+            test = paired_test(float(point[0]), float(points[0][0]), rep[:, 0], reps[0][:, 0])
+            row.update({k: test[k] for k in ("diff", "diff_bc", "diff_upper", "p_value")})
+            if point.size > 1:
+                per = simultaneous_differences(point[1:], points[0][1:], rep[:, 1:], reps[0][:, 1:])
+        rows.append(row)
+        tests.append(test)
+        for j, scope in enumerate(scopes_of):
+            d = ((test["diff"], None, test["diff_upper"]) if test else (None,) * 3) if j == 0 else per[j - 1]
+            scopes.append({"candidate": labels[i], "scope": scope, "value_bc": bc[j], "diff": d[0],
+                           "diff_lo": d[1], "diff_hi": d[2]})
+    frame = pl.DataFrame(scopes, schema={"candidate": pl.Utf8, "scope": pl.Utf8, "value_bc": pl.Float64,
+                                         "diff": pl.Float64, "diff_lo": pl.Float64, "diff_hi": pl.Float64})
+    return {"rows": rows, "tests": tests, "scopes": frame, "deals": int(deals.size), "draws": draws}
+
+
+def improvement_text(printed: dict[str, Any], row: dict[str, Any], test: dict[str, Any], deals: int) -> str:
+    """The verdict of the paired test of the recommended change against the printed data (``answer.improvement``)."""
+    how = (f"paired difference {test['diff']:+.4f}, one-sided 95% upper bound {test['diff_upper']:+.4f} "
+           f"(deal bootstrap over the {deals:,} shared confirmation deals, level 5%)")
+    change = f"{printed['confirmed']:.4f} -> {row['confirmed']:.4f}"
+    if test["confirmed"]:
+        return f"confirmed: {change}, {how}"
+    if test["diff"] < 0:
+        return f"not confirmed: {change}, {how}: the upper bound is not below 0"
+    return f"none: {row['confirmed']:.4f} is not below the printed data's {printed['confirmed']:.4f}, {how}"
 
 
 def _verdict(target: float | None, row: dict[str, Any]) -> str:
@@ -356,6 +437,7 @@ def write_variant(path: Path, spec: ExperimentSpec, tune: TuneSpec, answer: dict
              f"{printed['confirmed']:.4f} [{printed['confirmed_lo']:.4f}, {printed['confirmed_hi']:.4f}] -> "
              f"this change {row['confirmed']:.4f} [{row['confirmed_lo']:.4f}, {row['confirmed_hi']:.4f}] "
              f"(intervals {100 * 0.95:.0f}%, simultaneous over the player counts)",
+             f"# improvement: {answer['improvement']}",
              *[f"#   {c}" for c in answer["changes"]],
              "[[variants]]", 'name = "tuned"', "edit = ["]
     lines += [f"  {_inline(e)}," for e in answer["edits"]]
