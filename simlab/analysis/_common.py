@@ -193,16 +193,25 @@ def clustered_rate(frame: pl.DataFrame, by: Sequence[str], value: str, cluster: 
 
 
 def position_covariance(deal: np.ndarray, position: np.ndarray, value: np.ndarray, weight: np.ndarray | None = None
-                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """Rates of every position and their deal-clustered covariance matrix (one group's rows).
 
     ``deal``, ``position`` and ``value`` are one entry per row (seat-game); the rate of
-    position ``j`` is ``Σ value / Σ weight`` over its rows (weight 1 by default). The
-    covariance is the CR1 sandwich ``G/(G−1) · Σ_d u_d u_dᵀ`` with
-    ``u_dj = (Σ_{rows of j in d} value − rate_j · weight) / Σ_j weight`` over the ``G`` deals,
-    so positions that share deals (one deal's seats, or the colours dealt to one deal) are
-    correlated as they are in the data. Returns the position labels, the rates, the covariance,
-    the per-position rows (sum of weights) and ``G``.
+    position ``j`` is ``Σ value / Σ weight`` over its rows (weight 1 by default). With
+    ``u_dj = (Σ_{rows of j in d} value − rate_j · weight) / Σ_j weight`` (0 in a deal without
+    position ``j``), the covariance is the CR1 sandwich taken per position:
+    ``cov_jk = sqrt(f_j f_k) · Σ_d u_dj u_dk`` with ``f_j = G_j/(G_j−1)`` and ``G_j`` the number
+    of deals that position ``j`` is in. Its diagonal is each position's own CR1 variance (the
+    one of ``seat_win_rates``); positions that share deals (one deal's seats, or the colours
+    dealt to one deal) are correlated as they are in the data. When every position is in
+    every deal (seats), ``G_j = G`` and this is the usual ``G/(G−1) · Σ_d u_d u_dᵀ``. When
+    there are more positions than seats (5 colours at 2 or 3 seats) a position is in only
+    40–60% of the deals: its estimate rests on ``G_j`` deals, not ``G``, and using ``G`` there
+    under-covers in small runs (docs/analysis.md, coverage table). Scaling each position's
+    scores by ``sqrt(f_j)`` keeps the matrix positive semi-definite and the correlations
+    unchanged. Returns the position labels, the rates, the covariance (NaN rows and columns
+    for a position in a single deal), the per-position rows (sum of weights), the per-position
+    deal counts ``G_j`` and the number of deals ``G``.
     """
     deals, di = np.unique(deal, return_inverse=True)
     labels, pi = np.unique(position, return_inverse=True)
@@ -214,9 +223,11 @@ def position_covariance(deal: np.ndarray, position: np.ndarray, value: np.ndarra
     tot = den.sum(axis=0)
     rates = num.sum(axis=0) / tot
     u = (num - rates * den) / tot
-    g = deals.size
-    cov = (g / (g - 1) if g > 1 else np.nan) * (u.T @ u)
-    return labels, rates, cov, tot, g
+    g_pos = np.count_nonzero(den, axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        root = np.where(g_pos > 1, np.sqrt(g_pos / np.maximum(g_pos - 1, 1)), np.nan)
+    cov = root[:, None] * (u.T @ u) * root[None, :]
+    return labels, rates, cov, tot, g_pos, deals.size
 
 
 def add_t_interval(frame: pl.DataFrame, name: str, mean: str = "mean", se: str = "se", dof: str = "dof",
