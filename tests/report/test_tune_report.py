@@ -141,6 +141,7 @@ def test_the_candidates_and_objective_tables_show_every_candidate(reported):
     for label in candidates["candidate"].to_list()[1:]:
         assert f"trial {label.removeprefix('trial')}" in page
     assert "printed data [95% CI]" in page and "(recommended) [95% CI]" in page
+    assert "paired difference (bound)" in page and "bias-corrected" in page and "unbiased" not in page
     assert "player count" in page and "2 players" in page and "3 players" in page
     for change in candidates["changes"].to_list()[1:]:
         assert change.split(":")[0] in page
@@ -151,6 +152,9 @@ def test_findings_are_headlines_with_intervals(reported):
     assert 3 <= len(findings) <= 6 and all(isinstance(f, str) and "\n" not in f for f in findings)
     assert findings[0].startswith("printed data: largest |win rate − 1/n| of any colour")
     assert any(f.startswith("recommended change (") and "target 0.05:" in f for f in findings)
+    # issue 22: the improvement verdict is the paired test, stated with its bound
+    assert any("paired difference from the printed data" in f and "one-sided 95% upper bound" in f
+               for f in findings)
     assert any("colour" in f and "against a fair share" in f for f in findings)
     assert any(f.startswith("search: 8 trials") for f in findings)
     interval = re.compile(r"\d\.\d+ \[[−+]?\d\.\d+, [−+]?\d\.\d+\]")
