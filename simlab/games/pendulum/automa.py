@@ -57,7 +57,21 @@ from simlab.games.pendulum.codes import (
     AG_AUTOMA1,
     CS_DEFAULT,
     CS_GRANDE,
+    CT_NONE,
+    CT_READING_ORDER,
+    CT_TRACK_ORDER,
+    DB_AUTOMA_SCORE,
+    DB_GLORY,
+    DB_LEGENDARY,
+    DB_NONE,
+    DB_PARCHMENT_VP,
+    DB_PRIVILEGE,
+    DB_REACHED,
+    DB_SECOND_DIST,
+    DB_THIRD_DIST,
+    DB_WORST_DIST,
     DECK_AUTOMA,
+    DECK_AUTOMA_SETUP,
     EB_NO_LEGENDARY,
     EB_ONLY_ONE,
     EB_OUTSIDE,
@@ -104,6 +118,7 @@ from simlab.games.pendulum.codes import (
     TR_OMEN,
     TR_STEP5,
 )
+from simlab.games.pendulum.endgame import deciding_key
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
 from simlab.games.pendulum.state import STREAM_AUTOMA
 from simlab.games.pendulum.tables import (
@@ -189,17 +204,17 @@ EVENT_FIELDS = {
     # chose (REWARD_HOW_NAMES), the fallback VP gained and its score-track space after the reward
     EV_COUNCIL_REWARD: ("seat", "rank", "bonus_vp", "r1_card", "r2_card", "r3_card", "r4_card", "r5_card",
                         "is_grande_up", "card", "card_kind", "cost_effect", "gain_effect", "stratagem_strat",
-                        "automa_how", "fallback_vp", "automa_score"),
+                        "automa_how", "fallback_vp", "automa_score", "tiebreak"),
     # effects.py's layout; an Automa's rows: track = TRACK_AUTOMA (3), before/after = score-track spaces, lost =
     # VP past the last usable space, glory_pending 0, glory_before/after = green spaces reached (glory)
     EV_TRACK: ("player", "track", "before", "after", "gain", "lost", "glory_pending", "glory_before",
-               "glory_after"),
+               "glory_after", "requested"),
     # endgame.py's layout, one row per player (seat 0, AG_AUTOMA1, AG_AUTOMA2): is_parchment = reached the
     # parchment; an Automa's parchment_vp / glory are its parchment / green spaces, its three distances are the
     # one it reads from label_space, its track positions -1; then its score-track space
     EV_GAME_END: ("seat", "end_branch", "is_parchment", "parchment_vp", "glory", "has_legendary", "worst_dist",
                   "second_dist", "third_dist", "priv_pos", "rank", "is_winner", "power_vp", "prestige_vp",
-                  "popularity_vp", "automa_score", "label_space"),
+                  "popularity_vp", "automa_score", "label_space", "decided_by"),
     EV_DECK_ORDER: ("deck", "start", "n", "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10",
                     "v11", "v12", "v13"),
 }
@@ -349,14 +364,17 @@ def place_setup_workers(s, t, c_purple: int, c_green: int) -> None:
 
 @njit(cache=True)
 def automa_setup(s, t, log) -> None:
-    """Automa setup (I.12.2, II.20): deck shuffled, two cards revealed (one with ``setup_reveal = same_card``),
-    the 6 workers placed, the cards returned and all 32 shuffled; score markers on the start space."""
+    """Automa setup (I.12.2, II.20): deck shuffled (logged as DECK_AUTOMA_SETUP: the top card, last, is the
+    purple reveal, the one under it the green reveal), two cards revealed (one with ``setup_reveal =
+    same_card``), the 6 workers placed, the cards returned and all 32 shuffled (DECK_AUTOMA after
+    EV_AUTOMA_SETUP); score markers on the start space."""
     for i in range(N_AUTOMA_CARDS):
         s.a_deck[i] = i
         s.a_disc[i] = -1
     s.a_deck_n = N_AUTOMA_CARDS
     s.a_disc_n = 0
     shuffle(s, STREAM_AUTOMA, s.a_deck, N_AUTOMA_CARDS)
+    log_deck(s, log, DECK_AUTOMA_SETUP, s.a_deck, N_AUTOMA_CARDS, -1)  # the order the reveals come from
     same = t.opts[OPT_SETUP_SAME_CARD] != 0
     c_p = s.a_deck[N_AUTOMA_CARDS - 1]
     c_g = c_p if same else s.a_deck[N_AUTOMA_CARDS - 2]
@@ -570,6 +588,7 @@ def automa_add_score(s, t, a: int, n: int, log) -> int:
         log[r, FIELD0 + 6] = 0
         log[r, FIELD0 + 7] = t.trk[before, TRK_GIDX] if t.trk[before, TRK_KIND] == TK_GLORY else 0
         log[r, FIELD0 + 8] = t.trk[after, TRK_GIDX] if t.trk[after, TRK_KIND] == TK_GLORY else 0
+        log[r, FIELD0 + 9] = n
     return after - before
 
 
@@ -890,8 +909,11 @@ def automa_reward(s, t, a: int, rank: int, log) -> int:
     final = s.round >= t.opts[OPT_ROUNDS]
     card = -1
     how = RW_FALLBACK
+    tiebreak = CT_NONE
     if final:
-        card, how, _pref, _w0, _w1, _w2 = final_choice(s, t)
+        card, how, pref_i, _w0, _w1, _w2 = final_choice(s, t)
+        if how == RW_FINAL_PREF and final_track_tied(s, t, int(t.opts[OPT_FINAL_PREF0 + pref_i]), _w0, _w1, _w2):
+            tiebreak = CT_TRACK_ORDER
         _log_final(s, t, a, card, how, log)
         if card >= 0:
             s.offer[_offer_index(s, card)] = -1
@@ -923,6 +945,8 @@ def automa_reward(s, t, a: int, rank: int, log) -> int:
             if taken >= 0:
                 card = taken
                 how = RW_SYMBOL
+                if n > 1:
+                    tiebreak = CT_READING_ORDER
                 break
     s.a_fallback[a] = 0
     fallback = 0
@@ -936,7 +960,29 @@ def automa_reward(s, t, a: int, rank: int, log) -> int:
         log[r, FIELD0 + 14] = how
         log[r, FIELD0 + 15] = fallback
         log[r, FIELD0 + 16] = s.a_score[a]
+        log[r, FIELD0 + 17] = tiebreak
     return card
+
+
+@njit(cache=True)
+def final_track_tied(s, t, pref: int, w0: int, w1: int, w2: int) -> bool:
+    """Final council: the preference ``pref`` (FP_*) picked a track (worst, second or third) whose distance
+    equals another track's, so ``track_order_on_mat`` decided which card it was (II.10)."""
+    if pref == FP_WORST:
+        k = w0
+    elif pref == FP_SECOND:
+        k = w1
+    elif pref == FP_THIRD:
+        k = w2
+    else:
+        return False
+    d0, d1, d2 = human_track_distances(s, t)
+    d = (d0, d1, d2)
+    n = 0
+    for j in range(3):
+        if d[j] == d[k]:
+            n += 1
+    return n > 1
 
 
 @njit(cache=True)
@@ -1006,6 +1052,22 @@ def _priv_pos(s, agent: int) -> int:
         if s.priv[i] == agent:
             return i
     return 99
+
+
+@njit(cache=True)
+def solo_end_key_name(k: int, no_legendary: bool, reached: bool) -> int:
+    """The DB_* name of key ``k`` of ``solo_end``'s comparison for a player (-1: none, a tie)."""
+    if k == 0:
+        return DB_LEGENDARY if no_legendary else DB_REACHED
+    if k == 1:
+        return DB_AUTOMA_SCORE if no_legendary else (DB_PARCHMENT_VP if reached else DB_WORST_DIST)
+    if k == 2:
+        return DB_GLORY if reached else DB_SECOND_DIST
+    if k == 3:
+        return DB_THIRD_DIST
+    if k == 4:
+        return DB_PRIVILEGE
+    return DB_NONE
 
 
 @njit(cache=True)
@@ -1136,3 +1198,4 @@ def solo_end(s, t, log) -> None:
             log[r, FIELD0 + 12 + k] = s.track[0, k] if i == 0 else -1
         log[r, FIELD0 + 15] = s.a_score[i - 1] if i > 0 else -1
         log[r, FIELD0 + 16] = label_space[i]
+        log[r, FIELD0 + 17] = solo_end_key_name(deciding_key(keys, 3, i), branch == EB_NO_LEGENDARY, reached[i] != 0)

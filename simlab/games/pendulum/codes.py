@@ -121,8 +121,8 @@ TM_SCHEDULE, TM_TIMED = 0, 1
 TIME_MODELS = ("schedule", "timed")
 
 # flippers (trace)
-FL_ROUND_START, FL_HUMAN, FL_AUTOMA, FL_AUTO = 0, 1, 2, 3
-FLIPPER_NAMES = ("round_start", "human", "automa", "auto")
+FL_ROUND_START, FL_HUMAN, FL_AUTOMA, FL_AUTO, FL_OVERDUE = 0, 1, 2, 3, 4
+FLIPPER_NAMES = ("round_start", "human", "automa", "auto", "overdue")
 
 # automa triggers (trace)
 TR_BOTTOM_BOX, TR_HUMAN_FLIP, TR_STEP5, TR_OMEN, TR_COUNCIL_VP, TR_SETUP = range(6)
@@ -147,7 +147,8 @@ END_BRANCHES = ("none", "no_legendary", "only_one_reached", "parchment_compare",
  OPT_FINAL_PREF4, OPT_AUTO_ORDER0, OPT_AUTO_ORDER1, OPT_AUTO_ORDER2, OPT_READ_ORDER0) = range(49)
 N_READ_ORDER = 7  # OPT_READ_ORDER0 .. +6: council slot codes in the Automa's reading order
 OPT_STEP_LIMIT = OPT_READ_ORDER0 + N_READ_ORDER  # atomic actions a seat may take in one schedule step (0: no limit)
-N_OPTS = OPT_STEP_LIMIT + 1
+OPT_MAX_FLIP_DELAY_MS = OPT_STEP_LIMIT + 1  # delayed flips: a timer run out this long ago flips by itself (ms)
+N_OPTS = OPT_MAX_FLIP_DELAY_MS + 1
 
 # council slot codes (reading order entries): R1..R5 = 0..4, DEFAULT = 5, GRANDE = 6
 CS_R1, CS_DEFAULT, CS_GRANDE = 0, 5, 6
@@ -160,7 +161,7 @@ FINAL_PREF_NAMES = ("worst_track_card", "all_tracks_card", "second_worst_track_c
 
 # ---------------------------------------------------------------- event log
 
-LOG_WIDTH = 24  # column 0 = event code, 1 = seq-independent "cause" row or -1, then event fields
+LOG_WIDTH = 26  # column 0 = event code, 1 = seq-independent "cause" row or -1, then event fields
 
 (EV_GAME_START, EV_AUTOMA_SETUP, EV_HUMAN_SETUP, EV_TIMER_FLIP, EV_SCHEDULE_STEP, EV_WORKER_MOVE, EV_WORKER_LIFT,
  EV_WORKER_PLACE, EV_WORKER_ACTION, EV_GAIN, EV_PAY, EV_PRODUCTION, EV_STRATAGEM, EV_PICKUP, EV_ACHIEVEMENT,
@@ -181,4 +182,15 @@ EVENT_NAMES = ("game_start", "automa_setup", "human_setup", "timer_flip", "sched
 (DECK_PROVINCES, DECK_ACHIEVEMENTS, DECK_COUNCIL, DECK_COUNCIL_REMOVED, DECK_AUTOMA, DECK_PRIVILEGE,
  DECK_AUTOMA_WORKERS, DECK_COUNCIL_OFFER, DECK_DISPLAY) = range(9)
 DECK_NAMES = ("provinces", "achievements", "council", "council_removed", "automa", "privilege", "automa_workers",
-              "council_offer", "display")
+              "council_offer", "display", "automa_setup")
+DECK_AUTOMA_SETUP = 9  # the Automa deck as first shuffled, before the set-up reveal (I.12.2)
+
+# game_end ``decided_by``: the comparison that separated a player from its nearest rival (endgame.py, automa.py)
+(DB_NONE, DB_REACHED, DB_LEGENDARY, DB_PARCHMENT_VP, DB_GLORY, DB_WORST_DIST, DB_SECOND_DIST, DB_THIRD_DIST,
+ DB_AUTOMA_SCORE, DB_PRIVILEGE) = range(10)
+DECIDED_BY_NAMES = ("none", "reached", "legendary", "parchment_vp", "glory", "worst_dist", "second_dist",
+                    "third_dist", "automa_score", "privilege")
+
+# council_reward ``tiebreak``: what settled an Automa's choice among equals (automa.py)
+CT_NONE, CT_READING_ORDER, CT_TRACK_ORDER = 0, 1, 2
+COUNCIL_TIEBREAK_NAMES = ("none", "reading_order", "track_order_on_mat")

@@ -108,7 +108,7 @@ EVENT_FIELDS = {
     # automa_score are the Automa rows' (automa.automa_reward logs this event in the same layout), -1 here
     EV_COUNCIL_REWARD: ("seat", "rank", "bonus_vp", "r1_card", "r2_card", "r3_card", "r4_card", "r5_card",
                         "is_grande_up", "card", "card_kind", "cost_effect", "gain_effect", "stratagem_strat",
-                        "automa_how", "fallback_vp", "automa_score"),
+                        "automa_how", "fallback_vp", "automa_score", "tiebreak"),
     # one row per province removed at step 3: the seat's slot before/after (counts), its limit, the card
     # removed and the cards left under the slot (-1 padding)
     EV_PROVINCE_LIMIT: ("seat", "slot", "limit", "before", "after", "removed_province", "left0_province",
@@ -351,6 +351,7 @@ def council_apply(s, t, a: int, log) -> None:
         log[r, FIELD0 + 13] = t.co[c, CO_STRAT] if k == CK_STRATAGEM else -1
         for j in range(14, 17):
             log[r, FIELD0 + j] = -1
+        log[r, FIELD0 + 17] = 0  # CT_NONE: a seat chooses its card
         s.cause = r
     for i in range(N_OFFER):
         if s.offer[i] == c:

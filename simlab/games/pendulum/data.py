@@ -94,7 +94,7 @@ REQUIRED_OPTIONS = (
     "mirror_rows", "flip_after_council_called", "human_rechooses_destination", "final_council_preference",
     "track_order_on_mat", "parchment_counting", "outside_parchment_tiebreak", "automa_vs_automa",
     "council_card_6_kind", "council_reading_order", "warmonger_blue_production", "warmonger_exchange",
-    "character_side", "advanced_variant",
+    "character_side", "advanced_variant", "max_flip_delay_s",
 )
 OPTION_CHOICES: dict[str, tuple[Any, ...]] = {
     "time_model": ("schedule", "timed"),
@@ -126,6 +126,7 @@ NUMERIC_OPTIONS = {
     "human_action_median_s": (0.01, 600.0), "human_action_sigma": (0.0, 5.0),
     "human_flip_delay_median_s": (0.01, 600.0), "human_flip_delay_sigma": (0.0, 5.0),
     "automa_card_resolution_s": (0.0, 600.0), "simultaneity_window_s": (0.0, 60.0),
+    "max_flip_delay_s": (1.0, 3600.0),
 }
 
 

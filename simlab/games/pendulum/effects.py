@@ -58,8 +58,9 @@ Every decision logs EV_CHOICE (pending kind, the action, units left, arg, automa
 and after, lost). The worker decisions are the workers module's: PD_RETRIEVE (``workers.retrieve_legal_workers``
 / ``retrieve_worker``), PD_GRANDE_SWAP (``grande_swap_legal_workers`` / ``grande_swap``), PD_TIMED_PLACE
 (``timed_place_worker_codes`` then ``timed_place_legal`` / ``timed_place``; arg -1 until the worker is chosen,
-then the worker) and PD_ADJACENT (A_NO, then ``adjacent_legal`` / ``adjacent_apply``, which also resolves its
-double-frame choice entries).
+then the worker; solo, a worker chosen in a bottom box is lifted at once and the Automa acts before the space is
+chosen, arg = worker + ``workers.TP_LIFTED``, NOTES I.12.4.1 and II.8) and PD_ADJACENT (A_NO, then
+``adjacent_legal`` / ``adjacent_apply``, which also resolves its double-frame choice entries).
 
 **Stratagems** (``strat_legal`` / ``play_strat``): a card in hand (``s.strat[p, i] == 1``) whose cost can be
 paid and whose effect can act now: retrieve needs a retrievable worker, recruit fewer than 4 workers in play
@@ -191,10 +192,11 @@ EVENT_FIELDS = {
     # wild part waits for PD_WILD_PAY decisions (EV_CHOICE rows); VP costs appear as EV_TRACK rows
     EV_PAY: ("effect", "times", "military_before", "culture_before", "gold_before", "votes_before",
              "military_after", "culture_after", "gold_after", "votes_after", "is_wild_pending"),
-    # every change of a VP track or a glory cube: gain = VP gained (negative: paid), lost = VP lost past the end,
-    # glory_pending = VP past the end waiting for PD_GLORY decisions
+    # every change of a VP track or a glory cube: gain = the change applied (after - before; negative: paid),
+    # requested = the VP the effect asked for (gain + lost + glory_pending when nothing was clipped at 0),
+    # lost = VP lost past the end, glory_pending = VP past the end waiting for PD_GLORY decisions
     EV_TRACK: ("player", "track", "before", "after", "gain", "lost", "glory_pending", "glory_before",
-               "glory_after"),
+               "glory_after", "requested"),
     # production of one mat slot: the mat's yield effect (0 on continuation rows), the number of provinces under
     # the slot, the index of the first one listed here, then (province, its edge effect for this slot) pairs
     EV_PRODUCTION: ("slot", "mat_effect", "n_provinces", "first", "p0_province", "p0_effect", "p1_province",
@@ -364,11 +366,12 @@ def add_vp(s, t, p: int, k: int, n: int, log) -> int:
         log[r, FIELD0 + 1] = k
         log[r, FIELD0 + 2] = before
         log[r, FIELD0 + 3] = v
-        log[r, FIELD0 + 4] = n
+        log[r, FIELD0 + 4] = v - before
         log[r, FIELD0 + 5] = lost
         log[r, FIELD0 + 6] = glory
         log[r, FIELD0 + 7] = s.glory[p, k]
         log[r, FIELD0 + 8] = s.glory[p, k]
+        log[r, FIELD0 + 9] = n
     return lost
 
 
@@ -1023,6 +1026,7 @@ def _apply_choice(s, t, a: int, auto: int, log) -> None:
             log[r, FIELD0 + 6] = left
             log[r, FIELD0 + 7] = g
             log[r, FIELD0 + 8] = s.glory[p, arg]
+            log[r, FIELD0 + 9] = 0
     elif kind == PD_GRANDE_SWAP:
         _use_one(s)
         _choice_row(s, log, p, kind, a, 0, arg, auto, -1, -1, 0)
@@ -1043,8 +1047,15 @@ def _apply_choice(s, t, a: int, auto: int, log) -> None:
         _choice_row(s, log, p, kind, a, 0, arg, auto, before, int(s.track[p, k]), lost)
     elif kind == PD_TIMED_PLACE:
         if arg < 0:
-            s.pend_arg[i] = a - A_WORKER
+            w = a - A_WORKER
+            s.pend_arg[i] = w
             _choice_row(s, log, p, kind, a, 1, arg, auto, -1, -1, 0)
+            if workers.timed_place_needs_lift(s, p, w):
+                # solo trigger 1: the Automa acts before the worker is placed; then the space is chosen again
+                if workers.timed_place_lift(s, t, p, w, log):
+                    s.pend_arg[i] = w + workers.TP_LIFTED
+                else:
+                    _pop(s)
         else:
             _use_one(s)
             _choice_row(s, log, p, kind, a, 0, arg, auto, -1, -1, 0)

@@ -12,7 +12,10 @@
 privilege), then the others with the legendary before those without, each by their sorted distances,
 then privilege; the best seat ranks 1, or 2 when nobody wins ("no winner" is the outcome ahead of
 every seat). ``s.end_branch`` is EB_MULTI_PARCHMENT, EB_MULTI_LEGENDARY or EB_NO_WINNER.
-EV_GAME_END: one row per seat with every compared value (the same row layout as the solo end's).
+EV_GAME_END: one row per seat with every compared value (the same row layout as the solo end's) and
+``decided_by`` (``deciding_key``: the comparison that separated the seat from its nearest rival, codes.DB_*:
+``reached``, ``parchment_vp``, ``glory`` (tie-break), ``legendary``, ``worst_dist``, ``second_dist`` /
+``third_dist`` (tie-breaks), ``privilege`` (the last tie-break)).
 """
 
 from __future__ import annotations
@@ -22,6 +25,15 @@ from numba import njit
 
 from simlab.core.kernels import rank_seats
 from simlab.games.pendulum.codes import (
+    DB_GLORY,
+    DB_LEGENDARY,
+    DB_NONE,
+    DB_PARCHMENT_VP,
+    DB_PRIVILEGE,
+    DB_REACHED,
+    DB_SECOND_DIST,
+    DB_THIRD_DIST,
+    DB_WORST_DIST,
     EB_MULTI_LEGENDARY,
     EB_MULTI_PARCHMENT,
     EB_NO_WINNER,
@@ -41,8 +53,31 @@ EVENT_FIELDS = {
     # the solo rows' (automa.solo_end logs this event in the same layout), -1 here
     EV_GAME_END: ("seat", "end_branch", "is_parchment", "parchment_vp", "glory", "has_legendary", "worst_dist",
                   "second_dist", "third_dist", "priv_pos", "rank", "is_winner", "power_vp", "prestige_vp",
-                  "popularity_vp", "automa_score", "label_space"),
+                  "popularity_vp", "automa_score", "label_space", "decided_by"),
 }
+
+#: the DB_* name of each comparison key (K_*)
+KEY_DECIDED_BY = (DB_REACHED, DB_PARCHMENT_VP, DB_GLORY, DB_LEGENDARY, DB_WORST_DIST, DB_SECOND_DIST,
+                  DB_THIRD_DIST, DB_PRIVILEGE)
+
+
+@njit(cache=True)
+def deciding_key(keys, n: int, i: int) -> int:
+    """The index of the key that separated row ``i`` of ``keys[:n]`` (compared in column order) from its nearest
+    rival: the deepest first-differing key over the other rows; -1 when another row has equal keys (a tie) or
+    there is no other row."""
+    deepest = -1
+    for j in range(n):
+        if j == i:
+            continue
+        k = 0
+        while k < keys.shape[1] and keys[j, k] == keys[i, k]:
+            k += 1
+        if k == keys.shape[1]:
+            return -1
+        if k > deepest:
+            deepest = k
+    return deepest
 
 
 @njit(cache=True)
@@ -153,3 +188,5 @@ def multi_end(s, t, log) -> None:
             log[r, FIELD0 + 11] = s.winner[p]
             log[r, FIELD0 + 15] = -1
             log[r, FIELD0 + 16] = -1
+            k = deciding_key(keys, n, p)
+            log[r, FIELD0 + 17] = KEY_DECIDED_BY[k] if k >= 0 else DB_NONE

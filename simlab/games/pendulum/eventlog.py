@@ -25,9 +25,10 @@ from numba import njit
 
 from simlab.core import kernels
 from simlab.core.kernels import bind
+from simlab.games.pendulum.codes import LOG_WIDTH
 
 FIELD0 = 7
-N_FIELDS = 17  # LOG_WIDTH - FIELD0
+N_FIELDS = LOG_WIDTH - FIELD0  # 19
 
 log_event = bind(kernels.log_event)
 

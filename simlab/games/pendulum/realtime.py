@@ -52,6 +52,7 @@ from simlab.games.pendulum.codes import (
     A_PICKUP,
     A_REFILL,
     A_STRAT,
+    EV_CONFLICT,
     EV_PASS,
     N_DEST,
     OPT_STEP_LIMIT,
@@ -140,12 +141,25 @@ def real_legal(s, t, out) -> int:
 
 
 @njit(cache=True)
+def note_conflict_action(s, p: int, a: int, log) -> None:
+    """Timed model: when the last row is the EV_CONFLICT that gave seat ``p`` this turn, write the action it
+    takes (the contested object: the space, timer or card it claims first) into the row's ``action``."""
+    if log.shape[0] <= 1:
+        return
+    r = log[0, 0]
+    if r >= 1 and log[r, 0] == EV_CONFLICT and log[r, FIELD0 + 0] == p and log[r, FIELD0 + 5] == -1:
+        log[r, FIELD0 + 5] = a
+
+
+@njit(cache=True)
 def real_apply(s, t, a: int, log) -> None:
     """PH_REAL: the actor takes atomic action ``a``. A lift (solo trigger 1) leaves the phase at PH_REPLACE for
     the placement. Passes are counted (schedule) or start a wait (timed); any other action resets the count and,
     in the timed model, sets the seat's next decision time before the action (Automa cards add to it)."""
     p = s.actor
     timed = timers.is_timed(t)
+    if timed:
+        note_conflict_action(s, p, a, log)
     if a == A_PASS:
         s.passes += 1
         if timed:

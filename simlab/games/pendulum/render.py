@@ -56,6 +56,8 @@ from simlab.games.pendulum.codes import (
     AG_NEUTRAL,
     AREA_NAMES,
     COUNCIL_SLOT_NAMES,
+    COUNCIL_TIEBREAK_NAMES,
+    DECIDED_BY_NAMES,
     DECK_NAMES,
     DEST_MAT,
     END_BRANCHES,
@@ -63,6 +65,7 @@ from simlab.games.pendulum.codes import (
     EV_AUTOMA_MOVE,
     EV_AUTOMA_SYMBOL,
     EV_CHOICE,
+    EV_CONFLICT,
     EV_CONQUER,
     EV_COUNCIL_AUTOMA_VP,
     EV_COUNCIL_CALLED,
@@ -1105,6 +1108,9 @@ FIELD_KINDS: dict[Any, Any] = {
     (EV_AUTOMA_SYMBOL, "result"): ("names", "automa", "SYMBOL_RESULT_NAMES"),
     (EV_CONQUER, "source"): "conquer_source",  # display position 0..3 or 4 = the deck top
     (EV_CHOICE, "action"): "action",  # an action code (-1: none, the decision was dropped)
+    (EV_CONFLICT, "action"): "action",  # the action the overtaking seat took (the contested object)
+    "decided_by": ("table", DECIDED_BY_NAMES),
+    "tiebreak": ("table", COUNCIL_TIEBREAK_NAMES),
 }
 
 
@@ -1166,6 +1172,8 @@ def decode_field(rules: Any, solo: bool, name: str, v: int) -> tuple[str, Any]:
     v = int(v)
     if name.startswith(("is_", "has_", "triggers_")):
         return name, bool(v)
+    if name.startswith("n_"):
+        return name, v  # a count, whatever its suffix (n_under_slot)
     if name.endswith("_ds"):
         return name[:-3] + "_s", v / 10.0
     if name in ("seat", "player", "agent", "actor") or name.endswith(("_seat", "_player", "_agent")):
@@ -1246,7 +1254,7 @@ def deck_values(rules: Any, deck: int, values: list[int], solo: bool) -> list[An
         return [achievement_id(rules, v) for v in values]
     if deck in (2, 3, 7):
         return [council_id(rules, v) for v in values]
-    if deck == 4:
+    if deck in (4, 9):  # automa, automa_setup
         return [acard_id(rules, v) for v in values]
     if deck == 5:
         return [agent_name(v, solo) for v in values]

@@ -267,6 +267,7 @@ def option_array(n_players: int, data: PendulumData, options: dict[str, Any]) ->
     for i, name in enumerate(reading):
         o[codes.OPT_READ_ORDER0 + i] = codes.COUNCIL_SLOT_NAMES.index(name)
     o[codes.OPT_STEP_LIMIT] = int(options["step_action_limit"])
+    o[codes.OPT_MAX_FLIP_DELAY_MS] = round(float(options["max_flip_delay_s"]) * 1000)
     return o
 
 

@@ -17,13 +17,20 @@ sand (``runs_out = now + t.timer_s[tm]``). Who flips (``FL_*``) decides what the
   run out, is unflipped): the Automa acts after the flip (``automa.automa_act(.., TR_HUMAN_FLIP, ..)``). Only
   the seat's own flips fire it; automatic flips do only with ``auto_flips_count_as_human_flips`` (II.2).
 - **timed model**: every flip ends the waits of the seats that passed: the timers changed.
+- **overdue** (FL_OVERDUE; only with ``allow_delayed_flips``): a timer whose sand ran out ``max_flip_delay_s``
+  ago and that nobody flipped flips by itself (``flip_overdue``), attributed to nobody like FL_AUTO (no trigger,
+  no marker to the Automa board). A simulator safeguard with no rulebook counterpart: without it seats that
+  never flip purple and keep flipping black would stall the round for ever (council is never called).
 
 The clock of the real-time phase (realtime.py documents the protocol; the seats' turns are there):
 
 - **schedule model**: ``begin_real`` (step 0), ``step_end`` (every seat passed in a row: the due timers nobody
-  flipped flip automatically, the next step of ``t.sched`` begins at its time; EV_SCHEDULE_STEP).
+  flipped flip automatically, the next step of ``t.sched`` begins at its time; EV_SCHEDULE_STEP). With
+  ``allow_delayed_flips`` the next step begins at the next sand run-out or overdue deadline, whichever is first,
+  and the overdue timers flip as it begins.
 - **timed model**: ``timed_pick`` runs the clock to the next seat's decision: sand run-outs (EV_CLOCK) wake the
-  seats that passed, the automatic flip of a timer nobody flipped comes at its deadline, and the first seat
+  seats that passed, the automatic flip of a timer nobody flipped comes at its deadline (with delayed flips:
+  the overdue flip at run-out + ``max_flip_delay_s``), and the first seat
   ready acts (a seat higher in privilege order ready within the simultaneity window goes first, EV_CONFLICT).
   Reaction times are lognormal draws from STREAM_CLOCK (``action_time``, ``flip_delay``).
 
@@ -56,6 +63,7 @@ from simlab.games.pendulum.codes import (
     FL_AUTO,
     FL_AUTOMA,
     FL_HUMAN,
+    FL_OVERDUE,
     FL_ROUND_START,
     OPT_AUTO_FLIP_AS_HUMAN,
     OPT_AUTO_ORDER0,
@@ -64,6 +72,7 @@ from simlab.games.pendulum.codes import (
     OPT_FLIP_SIGMA_PM,
     OPT_HUMAN_MS,
     OPT_HUMAN_SIGMA_PM,
+    OPT_MAX_FLIP_DELAY_MS,
     OPT_OMEN,
     OPT_SIMUL_MS,
     OPT_TIME_MODEL,
@@ -104,8 +113,9 @@ EVENT_FIELDS = {
     # timed model: a timer's sand ran out now; the seats it woke from their wait (bit 1 << seat)
     EV_CLOCK: ("timer", "woken_seat_mask"),
     # timed model: a seat higher in privilege order acted before a seat that was ready earlier, within the
-    # simultaneity window (times in tenths of a second)
-    EV_CONFLICT: ("seat", "overtaken_seat", "ready_ds", "overtaken_ready_ds", "window_ds"),
+    # simultaneity window (times in tenths of a second); the contested object is what the seat then took: its
+    # action code, written when it acts (realtime.real_apply; -1 until then)
+    EV_CONFLICT: ("seat", "overtaken_seat", "ready_ds", "overtaken_ready_ds", "window_ds", "action"),
 }
 """Fields of the events this module logs, in column order (eventlog.FIELD0 + i)."""
 
@@ -217,9 +227,14 @@ def human_flip(s, t, p: int, timer: int, log) -> None:
     makes the Automa act after the flip (NOTES I.12.4.2; only the seat's own flips do)."""
     trigger = (s.solo != 0 and timer in (T_GREEN, T_BLACK) and has_run_out(s, T_PURPLE)
                and s.council_called == 0)
+    row = log[0, 0] + 1 if log.shape[0] > 1 else -1  # the row the flip will be logged in
     flip_timer(s, t, timer, FL_HUMAN, log, p)
     if trigger:
+        old = s.cause
+        if 0 < row <= log[0, 0] and log[row, 0] == EV_TIMER_FLIP:
+            s.cause = row  # the draw's cause is the flip (trace cause_seq)
         automa.automa_act(s, t, TR_HUMAN_FLIP, log)
+        s.cause = old
 
 
 @njit(cache=True)
@@ -244,6 +259,42 @@ def auto_flip_due(s, t, log) -> int:
             break
         if has_run_out(s, tm):
             auto_flip(s, t, tm, log)
+            m |= 1 << tm
+    return m
+
+
+@njit(cache=True)
+def max_flip_delay_s(t) -> float:
+    """``max_flip_delay_s``: how long a run-out timer may stay unflipped with delayed flips."""
+    return t.opts[OPT_MAX_FLIP_DELAY_MS] / 1000.0
+
+
+@njit(cache=True)
+def next_overdue(s, t) -> float:
+    """Delayed flips: the earliest moment after ``now`` at which a run-out timer becomes overdue (INF: none)."""
+    nxt = INF
+    if s.council_called != 0:
+        return nxt
+    dmax = max_flip_delay_s(t)
+    for tm in range(N_TIMERS):
+        dl = s.runs_out[tm] + dmax
+        if has_run_out(s, tm) and s.now < dl < nxt:
+            nxt = dl
+    return nxt
+
+
+@njit(cache=True)
+def flip_overdue(s, t, log) -> int:
+    """Delayed flips: flip (FL_OVERDUE, nobody's) every timer whose sand ran out at least ``max_flip_delay_s``
+    ago, in ``auto_flip_order``; returns the mask flipped. Stops once council is called."""
+    m = 0
+    dmax = max_flip_delay_s(t)
+    for k in range(N_TIMERS):
+        tm = auto_order(t, k)
+        if s.council_called != 0:
+            break
+        if has_run_out(s, tm) and s.now >= s.runs_out[tm] + dmax:
+            flip_timer(s, t, tm, FL_OVERDUE, log, -1)
             m |= 1 << tm
     return m
 
@@ -411,7 +462,9 @@ def any_running(s) -> bool:
 def step_end(s, t, log) -> None:
     """Schedule model: every seat passed in a row and council is not called. The due timers nobody flipped are
     flipped automatically (not with ``allow_delayed_flips`` while some sand still runs); then the next step
-    (or, when that called council, the same step goes on), the first seat in privilege order to act."""
+    (or, when that called council, the same step goes on), the first seat in privilege order to act. With
+    delayed flips the next step begins at the next run-out or overdue deadline (``next_overdue``), whichever
+    comes first, and the timers overdue then flip (``flip_overdue``) right after its EV_SCHEDULE_STEP."""
     delayed = t.opts[OPT_DELAYED_FLIPS] != 0
     mask = 0
     if not delayed or not any_running(s):
@@ -420,7 +473,7 @@ def step_end(s, t, log) -> None:
     if s.council_called == 0:
         s.sched_step += 1
         if delayed:
-            nxt = next_run_out(s)
+            nxt = min(next_run_out(s), next_overdue(s, t))
             if nxt < INF and nxt > s.now:
                 s.now = nxt
         elif s.sched_step < t.n_sched:
@@ -431,6 +484,8 @@ def step_end(s, t, log) -> None:
             s.sched_step = t.n_sched - 1
             s.council_called = 1
         log_step(s, t, mask, log)
+        if delayed:
+            flip_overdue(s, t, log)
     s.rr = first_seat_index(s)
     s.actor = s.priv[s.rr]
 
@@ -459,12 +514,12 @@ def timed_pick(s, t, log) -> bool:
         dl_timer = -1
         if s.council_called == 0:
             ev = next_run_out(s)
-            if not delayed:
-                for k in range(N_TIMERS):
-                    tm = auto_order(t, k)
-                    if has_run_out(s, tm) and s.runs_out[tm] + dead < dl:
-                        dl = s.runs_out[tm] + dead
-                        dl_timer = tm
+            wait = max_flip_delay_s(t) if delayed else dead  # delayed flips: the overdue safeguard
+            for k in range(N_TIMERS):
+                tm = auto_order(t, k)
+                if has_run_out(s, tm) and s.runs_out[tm] + wait < dl:
+                    dl = s.runs_out[tm] + wait
+                    dl_timer = tm
         if best >= 0 and bt < ev and bt < dl:
             limit = bt + window
             if ev < limit:
@@ -485,6 +540,7 @@ def timed_pick(s, t, log) -> bool:
                         log[r, FIELD0 + 2] = int(s.ready_at[p] * 10.0 + 0.5)
                         log[r, FIELD0 + 3] = int(bt * 10.0 + 0.5)
                         log[r, FIELD0 + 4] = int(window * 10.0 + 0.5)
+                        log[r, FIELD0 + 5] = -1
                     break
             if s.ready_at[chosen] > s.now:
                 s.now = s.ready_at[chosen]
@@ -495,7 +551,10 @@ def timed_pick(s, t, log) -> bool:
         if dl < INF and dl <= ev:
             if dl > s.now:
                 s.now = dl
-            auto_flip(s, t, dl_timer, log)  # flips wake the waiting seats
+            if delayed:
+                flip_timer(s, t, dl_timer, FL_OVERDUE, log, -1)
+            else:
+                auto_flip(s, t, dl_timer, log)  # flips wake the waiting seats
             continue
         if ev < INF:
             s.now = ev

@@ -16,12 +16,13 @@ Readings fixed here (the brief and NOTES leave them to the implementation):
 - **Free workers** are those on the mat and those on a space whose row does not hold the area's timer
   (top frame or bottom box). Only free workers move (``A_MOVE``); the mat is always a legal destination of
   a worker that is not on it. A worker in a bottom box may also go to the top frame of the same space.
-- **Blocking** (``can_enter``): a common cannot enter a top frame of a space with ``SP_COMMON_BLOCKED``
-  (green and purple) that holds a top-frame worker of another seat, the 2-player neutral (``SP_NEUTRAL``,
-  only when ``s.n_players == 2``) or an Automa worker (``s.a_work``, only when ``s.solo``). The seat's own
-  workers never block under the basic rules; a seat with ``s.advanced[p]`` never puts two of its own workers
-  in one top frame (any area, any worker type). Grandes are never blocked by others; black never blocks;
-  bottom boxes never block.
+- **Blocking** (``can_enter``; NOTES I.6.2 as clarified on 2026-11-27): a common cannot enter a top frame of a
+  space with ``SP_COMMON_BLOCKED`` (green and purple) that holds a top-frame worker of anyone else: another
+  seat's of either kind (grandes included), the 2-player neutral's (``SP_NEUTRAL``, only when
+  ``s.n_players == 2``) or an Automa's (``s.a_work``, only when ``s.solo``). The seat's own workers (its grande
+  or another of its commons) never block it under the basic rules; a seat with ``s.advanced[p]`` never puts
+  two of its own workers in one top frame (any area, any worker type). Grandes are never blocked by others;
+  black never blocks; bottom boxes never block.
 - **Solo trigger 1** (the human's worker leaves a bottom box, black included): ``move_legal`` offers
   ``A_LIFT + w`` instead of the moves of such a worker. ``lift_worker`` logs ``EV_WORKER_LIFT``, puts the
   worker on the mat (where it waits), records ``s.lifted_seat/lifted_worker`` and lets the Automa act
@@ -44,6 +45,11 @@ Readings fixed here (the brief and NOTES leave them to the implementation):
   (blocking applies, production spaces excluded, cost payable) and takes its action at once. On a double
   frame (1-3 board: green top 0 is the only one without production) the worker waits in the top frame and
   the seat takes the action with ``A_ACTION + w * 2 + alt`` as its next action (rule 2 allows it there).
+  Solo, a worker chosen in a bottom box is lifted as soon as it is chosen (``timed_place_lift``: EV_WORKER_LIFT,
+  the worker waits on the mat, the Automa acts: trigger 1 comes before the placement, NOTES I.12.4.1, [A
+  §Выполнение действий Автомы] "перед тем, как поместите"); the seat then chooses the space again among the
+  targets left (II.8), and the placement is EV_WORKER_PLACE. When the Automa left no target the worker stays
+  on the mat (EV_WORKER_PLACE to the mat) and the stratagem's action is lost.
 - ``s.cause`` is set to the row of this module's event only when nothing set it before (``s.cause < 0``),
   so an event nested in a stratagem or a council card keeps pointing at it.
 """
@@ -753,7 +759,8 @@ def timed_place_workers(s, t, p: int) -> int:
 
 @njit(cache=True)
 def timed_place_legal(s, t, p: int, w: int, out, n: int) -> int:
-    """Append ``A_SPACE + d`` for worker w's Insurgent target spaces (ascending)."""
+    """Append ``A_SPACE + d`` for worker w's Insurgent target spaces (ascending; ``w`` may carry TP_LIFTED)."""
+    w = w % TP_LIFTED
     for d in range(t.n_spaces):
         if timed_place_space_ok(s, t, p, w, d):
             out[n] = A_SPACE + d
@@ -772,15 +779,69 @@ def timed_place_worker_codes(s, t, p: int, out, n: int) -> int:
     return n
 
 
+TP_LIFTED = 8  # PD_TIMED_PLACE arg: worker + TP_LIFTED once the worker was lifted out of a bottom box (solo)
+
+
+@njit(cache=True)
+def timed_place_needs_lift(s, p: int, w: int) -> bool:
+    """Solo: the Insurgent's chosen worker stands in a bottom box, so choosing it is trigger 1 (I.12.4.1)."""
+    return s.solo != 0 and in_bottom_box(s, p, w)
+
+
+@njit(cache=True)
+def timed_place_lift(s, t, p: int, w: int, log) -> bool:
+    """Solo, the Insurgent chose worker w in a bottom box: lift it (EV_WORKER_LIFT; it waits on the mat) and let
+    the Automa act BEFORE the worker is placed ([A §Выполнение действий Автомы], NOTES I.12.4.1, II.8). Returns
+    whether a target space is left for the seat to choose again; if not the worker stays on the mat
+    (EV_WORKER_PLACE to the mat) and the caller drops the decision."""
+    r = ev_begin(s, log, EV_WORKER_LIFT, p)
+    if r >= 0:
+        log[r, FIELD0 + 0] = w
+        log[r, FIELD0 + 1] = s.w_grande[p, w]
+        log[r, FIELD0 + 2] = s.w_place[p, w]
+        log[r, FIELD0 + 3] = s.w_part[p, w]
+        _log_rows(s, log, r, 4)
+        log[r, FIELD0 + 7] = TR_BOTTOM_BOX
+    _set_cause(s, r)
+    s.w_place[p, w] = W_MAT
+    s.w_part[p, w] = PART_TOP
+    automa.automa_act(s, t, TR_BOTTOM_BOX, log)
+    for d in range(t.n_spaces):
+        if timed_place_space_ok(s, t, p, w, d):
+            return True
+    _log_place(s, log, p, w)
+    return False
+
+
+@njit(cache=True)
+def _log_place(s, log, p: int, w: int) -> None:
+    """EV_WORKER_PLACE: a lifted worker's new place (after the Automa acted)."""
+    r = ev_begin(s, log, EV_WORKER_PLACE, p)
+    if r >= 0:
+        log[r, FIELD0 + 0] = w
+        log[r, FIELD0 + 1] = s.w_grande[p, w]
+        log[r, FIELD0 + 2] = s.w_place[p, w]
+        _log_rows(s, log, r, 3)
+    _set_cause(s, r)
+
+
 @njit(cache=True)
 def timed_place(s, t, p: int, w: int, d: int, log) -> None:
     """Insurgent: worker w goes straight to the top frame of space d on a timed row and takes its action.
 
-    Logs EV_WORKER_MOVE; solo, from a bottom box, the Automa acts first (trigger 1). The action is taken at once
-    when d is still on the timed row and payable afterwards; on a double frame the worker waits in the top frame
-    and the seat takes the action with ``A_ACTION`` (choosing the reward) like any worker on a timed row.
+    Logs EV_WORKER_MOVE, or EV_WORKER_PLACE when ``w`` carries ``TP_LIFTED`` (solo: it was lifted out of a
+    bottom box and the Automa has acted, ``timed_place_lift``). The action is taken at once when d is payable;
+    on a double frame the worker waits in the top frame and the seat takes the action with ``A_ACTION``
+    (choosing the reward) like any worker on a timed row.
     """
-    trig = s.solo != 0 and in_bottom_box(s, p, w)
+    if w >= TP_LIFTED:
+        w -= TP_LIFTED
+        _put(s, p, w, d)
+        _log_place(s, log, p, w)
+        if n_alternatives(t, d) == 1 and is_timed(s, t, d) and action_payable(s, t, p, d):
+            _take(s, t, p, w, 0, MOD_TIMED_PLACE, log)
+        return
+    trig = s.solo != 0 and in_bottom_box(s, p, w)  # (the pending decision lifts such a worker first)
     r = ev_begin(s, log, EV_WORKER_MOVE, p)
     if r >= 0:
         log[r, FIELD0 + 0] = w

@@ -18,6 +18,8 @@ from simlab.games.pendulum import automa, timers, workers
 from simlab.games.pendulum.codes import (
     AG_AUTOMA1,
     AG_AUTOMA2,
+    DECK_AUTOMA,
+    DECK_AUTOMA_SETUP,
     DEST_MAT,
     EB_NO_LEGENDARY,
     EB_ONLY_ONE,
@@ -942,8 +944,13 @@ def test_setup_automa_workers():
             automa.place_setup_workers(probe, r2.t, e["purple_acard"], e["green_acard"])
             assert list(probe["a_work"]) == list(s["a_work"])
             check_invariant(r2, s)
-            order = [v for o in events(log, EV_DECK_ORDER) for v in [o[f"v{i}"] for i in range(o["n"])]]
+            decks = events(log, EV_DECK_ORDER)
+            first = [v for o in decks if o["deck"] == DECK_AUTOMA_SETUP for v in [o[f"v{i}"] for i in range(o["n"])]]
+            order = [v for o in decks if o["deck"] == DECK_AUTOMA for v in [o[f"v{i}"] for i in range(o["n"])]]
             assert order == list(s["a_deck"][:32])
+            # the deck the set-up cards were revealed from (issue 21): purple from the top (last), green next
+            assert sorted(first) == list(range(32)) and first[-1] == e["purple_acard"]
+            assert first[-2 if same != "same_card" else -1] == e["green_acard"]
             assert list(s["a_score"]) == [0, 0] and list(s["a_grande"]) == [0, 0]
 
 

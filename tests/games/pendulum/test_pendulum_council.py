@@ -48,7 +48,7 @@ from simlab.games.pendulum.codes import (
     W_RESERVE,
 )
 from simlab.games.pendulum.data import load_data
-from simlab.games.pendulum.eventlog import FIELD0
+from simlab.games.pendulum.eventlog import FIELD0, N_FIELDS
 from simlab.games.pendulum.ruleset import build_ruleset
 from simlab.games.pendulum.state import STATE_DTYPE
 from simlab.games.pendulum.tables import C_DEFAULT, C_F1, C_F5, C_GRANDE, CO_STRAT
@@ -654,7 +654,7 @@ def test_event_layouts_shared_with_the_automa_rows():
     assert council.EVENT_FIELDS[EV_COUNCIL_REWARD] == automa.EVENT_FIELDS[EV_COUNCIL_REWARD]
     assert endgame.EVENT_FIELDS[EV_GAME_END] == automa.EVENT_FIELDS[EV_GAME_END]
     for fields in (*council.EVENT_FIELDS.values(), *endgame.EVENT_FIELDS.values()):
-        assert len(fields) <= 17
+        assert len(fields) <= N_FIELDS
 
 
 def test_whole_games_run_four_councils():

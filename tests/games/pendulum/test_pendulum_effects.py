@@ -204,8 +204,9 @@ def test_vp_past_the_track_end_is_lost_for_a_basic_seat(rules):
     assert s["st_lost"][0] == 2
     assert s["n_pend"] == 0
     tr = events(log, EV_TRACK)[0]
-    assert (tr["player"], tr["track"], tr["before"], tr["after"], tr["gain"], tr["lost"], tr["glory_pending"]) == (
-        0, K_POWER, 20, 21, 3, 2, 0)
+    # gain = the change applied, requested = what the effect asked for (issue 21: one meaning for all agents)
+    assert (tr["player"], tr["track"], tr["before"], tr["after"], tr["gain"], tr["lost"], tr["glory_pending"],
+            tr["requested"]) == (0, K_POWER, 20, 21, 1, 2, 0, 3)
 
 
 def test_advanced_seat_decides_glory_per_vp_past_the_end(rules):

@@ -25,6 +25,7 @@ from simlab.games.pendulum.codes import (
     FL_AUTO,
     FL_AUTOMA,
     FL_HUMAN,
+    FL_OVERDUE,
     FL_ROUND_START,
     MAX_ACTIONS,
     PH_PENDING,
@@ -430,6 +431,46 @@ def test_delayed_flips_let_a_due_timer_wait():
     s1 = steps[steps[:, COL_ROUND] == 1]
     assert list(s1[:4, COL_TIME]) == [0, 450, 1200, 1800]  # the next run-outs, not the schedule's times
     assert st[0]["over"] == 1
+
+
+def black_flipper_policy(s, legal):
+    """Flip black (else green) whenever it has run out, never purple, pass otherwise: the seats of issue 21's
+    endless game (purple held back for ever while black keeps its sand running)."""
+    for tm in (T_BLACK, T_GREEN):
+        if A_FLIP + tm in legal:
+            return A_FLIP + tm
+    return A_PASS if legal[0] == A_PASS else int(legal[0])
+
+
+@pytest.mark.parametrize("time_model", ["schedule", "timed"])
+def test_overdue_flip_ends_a_stalled_round(time_model):
+    """allow_delayed_flips lets purple be held back (I.13.2.7), but not for ever: a timer whose sand ran out
+    ``max_flip_delay_s`` ago flips by itself (flipper overdue, nobody's: no trigger, no marker to the Automa
+    board), so purple flips 2 and 3 come at most 180 s after their run-outs and every round reaches council.
+    Without the safeguard seats that flip only black never end the round (issue 21, 2027/545)."""
+    ru = ruleset(3, allow_delayed_flips=True, time_model=time_model)
+    st, log = play(ru, 21, black_flipper_policy, max_steps=20_000)
+    assert st[0]["over"] == 1
+    fl = rows(log, EV_TIMER_FLIP)
+    purple = fl[(fl[:, F_TIMER] == T_PURPLE) & (fl[:, F_FLIPPER] != FL_ROUND_START)]
+    assert len(purple) == 8  # flips 2 and 3 of each of the 4 rounds
+    assert set(purple[:, F_FLIPPER]) == {FL_OVERDUE}
+    assert np.all(np.abs(purple[:, COL_TIME] - purple[:, F_BEFORE_OUT] - 1800) <= 1)  # 180 s late (tenths)
+    assert purple[:, F_TO_AUTOMA].sum() == 0
+    assert len(rows(log, EV_COUNCIL_CALLED)) == 4
+    assert (fl[:, F_FLIPPER] == FL_HUMAN).sum() > 8  # the seats did keep flipping black
+
+
+def test_max_flip_delay_option():
+    """The safeguard's delay is the option ``max_flip_delay_s`` (simulator, not a rule); without delayed flips
+    it never acts (the schedule flips every due timer at the end of its step)."""
+    ru = ruleset(3, allow_delayed_flips=True, max_flip_delay_s=45.0)
+    _st, log = play(ru, 21, black_flipper_policy, max_steps=20_000)
+    fl = rows(log, EV_TIMER_FLIP)
+    purple = fl[(fl[:, F_TIMER] == T_PURPLE) & (fl[:, F_FLIPPER] == FL_OVERDUE)]
+    assert len(purple) == 8 and np.all(purple[:, COL_TIME] == purple[:, F_BEFORE_OUT] + 450)
+    _st, log = play(ruleset(3), 21, black_flipper_policy, max_steps=20_000)
+    assert (rows(log, EV_TIMER_FLIP)[:, F_FLIPPER] == FL_OVERDUE).sum() == 0
 
 
 @pytest.mark.parametrize("n", [1, 3])

@@ -21,7 +21,9 @@ from simlab.games.pendulum.codes import (
     A_NO,
     A_RES,
     A_SPACE,
+    A_WORKER,
     DEST_MAT,
+    EV_AUTOMA_DRAW,
     EV_HUMAN_SETUP,
     EV_RECRUIT,
     EV_WORKER_ACTION,
@@ -39,6 +41,8 @@ from simlab.games.pendulum.codes import (
     PART_TOP,
     PD_ADJACENT,
     PD_CONQUER,
+    PD_TIMED_PLACE,
+    PH_PENDING,
     PH_REAL,
     PH_REPLACE,
     PH_STEP5,
@@ -58,7 +62,7 @@ from simlab.games.pendulum.data import load_data
 from simlab.games.pendulum.eventlog import FIELD0, N_FIELDS
 from simlab.games.pendulum.ruleset import build_ruleset
 from simlab.games.pendulum.state import MAX_WORKERS, STATE_DTYPE
-from simlab.games.pendulum.tables import SP_AREA, SP_HAS_PROD, SP_NEUTRAL, SP_ROW
+from simlab.games.pendulum.tables import AC_FLIP, FLIP_PURPLE_BLACK, SP_AREA, SP_HAS_PROD, SP_NEUTRAL, SP_ROW
 
 DATA = load_data()
 _RULES: dict[int, object] = {}
@@ -257,6 +261,22 @@ def test_black_never_blocks_4_5_board() -> None:
         g.s["w_place"][1, GRANDE] = d
         assert not workers.can_place(g.s, g.t, 0, COMMON, d)
         assert workers.can_place(g.s, g.t, 0, GRANDE, d)
+
+
+@pytest.mark.parametrize("space_id", ["1-3p:green:bottom:1", "1-3p:purple:bottom:0"])
+def test_a_common_is_blocked_by_anyone_else_never_by_its_own(space_id: str) -> None:
+    """NOTES I.6.2 (clarified 2026-11-27): a common is blocked by a worker of anyone else (another seat's of
+    either kind, the neutral's, an Automa's), never by its own under the basic rules: it may join its own
+    common as well as its own grande."""
+    g = Pos(3)
+    g.s["w_place"][0, 2] = W_MAT  # a recruited second common
+    g.put(0, COMMON, space_id)
+    assert g.can(0, 2, space_id)  # its own common does not block it
+    g.put(1, COMMON, space_id)
+    assert not g.can(0, 2, space_id)  # another seat's common does
+    g.s["w_place"][1, COMMON] = W_MAT
+    g.put(1, GRANDE, space_id)
+    assert not g.can(0, 2, space_id)  # and so does another seat's grande
 
 
 @pytest.mark.parametrize("space_id", ["1-3p:green:bottom:1", "1-3p:black:bottom:3"])
@@ -686,15 +706,83 @@ def test_insurgent_places_on_a_timed_row_and_acts() -> None:
     assert not workers.timed_place_workers(s, t, 0) >> COMMON & 1
 
 
-def test_solo_insurgent_from_a_bottom_box_fires_trigger_1() -> None:
+def _top_acard(g: Pos, combo: int) -> int:
+    """Put an Automa card with flip combination ``combo`` on top of the Automa deck (the last index); its id."""
+    s, t = g.s, g.t
+    c = next(c for c in range(32) if int(t["acard"][c, AC_FLIP]) == combo)
+    deck = [int(x) for x in s["a_deck"][: int(s["a_deck_n"])]]
+    deck.remove(c)
+    deck.append(c)
+    s["a_deck"][: len(deck)] = deck
+    return c
+
+
+def test_solo_insurgent_from_a_bottom_box_draws_the_automa_card_before_placing() -> None:
+    """NOTES I.12.4.1 and II.8, [A §Выполнение действий Автомы] ("перед тем, как поместите"): the Insurgent's
+    worker chosen in a bottom box is lifted at once and the Automa card is drawn and resolved BEFORE the worker
+    is placed; the human then chooses the space again. Here the card flips black (run out; purple is not) off
+    the bottom row where the worker would have gone, so the new choice is among the black top-row spaces."""
     g = Pos(1, solo=True)
     s, t = g.s, g.t
+    s["now"] = 100.0
     s["timer_row"][T_BLACK] = ROW_BOTTOM
-    g.put(0, COMMON, "1-3p:black:top:0", PART_BOTTOM)  # untimed bottom box: free
-    d = g.d("1-3p:black:bottom:1")
-    workers.timed_place(s, t, 0, COMMON, d, g.log)
+    s["runs_out"][T_BLACK] = 50.0  # black has run out: the Automa card can flip it to the top row
+    g.put(0, COMMON, "1-3p:black:top:0", PART_BOTTOM)  # an untimed bottom box: free, and leaving it is trigger 1
+    _top_acard(g, FLIP_PURPLE_BLACK)
+    effects.push_pending(s, 0, PD_TIMED_PLACE, 1, -1)
+    s["phase"] = PH_PENDING
+    n = effects.pending_legal(s, t, g.out)
+    assert A_WORKER + COMMON in [int(x) for x in g.out[:n]]
+    before = {g.rules.space_id(d) for d in range(int(t["n_spaces"]))
+              if workers.timed_place_space_ok(s, t, 0, COMMON, d)}
+    assert before and all(":black:bottom:" in x for x in before if ":black:" in x)
+    effects.pending_apply(s, t, A_WORKER + COMMON, g.log)
+    # the worker left its box and the Automa acted: lift, draw, flip of black; no placement yet
+    kinds = [int(g.log[i, 0]) for i in range(1, int(g.log[0, 0]) + 1)]
+    i_lift = kinds.index(EV_WORKER_LIFT)
+    assert EV_WORKER_PLACE not in kinds and EV_WORKER_MOVE not in kinds and EV_WORKER_ACTION not in kinds
+    assert kinds.index(EV_AUTOMA_DRAW) > i_lift
+    (lift,) = g.events(EV_WORKER_LIFT)
+    assert lift[FIELD0 + 7] == TR_BOTTOM_BOX and lift[FIELD0 + 3] == PART_BOTTOM
+    (draw,) = g.events(EV_AUTOMA_DRAW)
+    assert draw[1] == i_lift + 1  # its cause is the lift
     assert s["st_triggers"][TR_BOTTOM_BOX] == 1
-    ev = g.events(EV_WORKER_MOVE)[-1]
-    assert ev[FIELD0 + 8] == 1
-    if workers.is_timed(s, t, d):  # unless the Automa card flipped black (it cannot here: no sand ran out)
-        assert s["votes"][0] == 1 and s["w_part"][0, COMMON] == PART_BOTTOM
+    assert s["timer_row"][T_BLACK] == ROW_TOP and s["w_place"][0, COMMON] == W_MAT
+    # the human re-chooses among the targets left: the black spaces of the top row now
+    assert s["n_pend"] == 1 and s["pend_kind"][0] == PD_TIMED_PLACE
+    n = effects.pending_legal(s, t, g.out)
+    after = {g.rules.space_id(int(a) - A_SPACE) for a in g.out[:n]}
+    assert after and all(":top:" in x for x in after) and "1-3p:black:top:1" in after
+    effects.pending_apply(s, t, A_SPACE + g.d("1-3p:black:top:1"), g.log)
+    (place,) = g.events(EV_WORKER_PLACE)
+    assert place[FIELD0 + 2] == g.d("1-3p:black:top:1")
+    act = g.events(EV_WORKER_ACTION)[-1]  # the stratagem's immediate action happens
+    assert act[FIELD0 + 1] == g.d("1-3p:black:top:1") and act[FIELD0 + 6] & workers.MOD_TIMED_PLACE
+    assert s["votes"][0] == 1 and s["w_part"][0, COMMON] == PART_BOTTOM and s["n_pend"] == 0
+
+
+def test_solo_insurgent_lift_with_no_target_left_keeps_the_worker_on_the_mat() -> None:
+    """II.8 (the mat is always legal): when the Automa's card leaves no Insurgent target, the lifted worker stays
+    on the mat (EV_WORKER_PLACE to the mat), the decision ends and no action is taken. Here the card flips black
+    to the top row, where the seat (advanced variant, no gold, no military) has its own workers on the only
+    black spaces it could take."""
+    g = Pos(1, solo=True)
+    s, t = g.s, g.t
+    s["now"] = 100.0
+    s["timer_row"][T_BLACK] = ROW_BOTTOM
+    s["runs_out"][T_BLACK] = 50.0
+    s["advanced"][0] = 1  # no two own workers in one top frame (I.10.3)
+    g.put(0, COMMON, "1-3p:black:top:0", PART_BOTTOM)
+    g.put(0, GRANDE, "1-3p:black:top:1")
+    g.put(0, 2, "1-3p:black:top:3")
+    _top_acard(g, FLIP_PURPLE_BLACK)
+    effects.push_pending(s, 0, PD_TIMED_PLACE, 1, -1)
+    s["phase"] = PH_PENDING
+    n = effects.pending_legal(s, t, g.out)
+    assert A_WORKER + COMMON in [int(x) for x in g.out[:n]]  # black:bottom targets exist before the card
+    effects.pending_apply(s, t, A_WORKER + COMMON, g.log)
+    assert s["timer_row"][T_BLACK] == ROW_TOP
+    assert not any(workers.timed_place_space_ok(s, t, 0, COMMON, d) for d in range(int(t["n_spaces"])))
+    (place,) = g.events(EV_WORKER_PLACE)
+    assert place[FIELD0 + 2] == W_MAT and s["w_place"][0, COMMON] == W_MAT and s["n_pend"] == 0
+    assert g.events(EV_WORKER_ACTION) == []
