@@ -2,12 +2,14 @@
 
 ``simlab publish`` (:func:`publish`) runs each study of :data:`PUBLISHED` from its spec
 ``experiments/<name>.toml`` (or reuses the newest complete stored run of the same spec whose
-data and player files are unchanged), reports on it, and keeps in ``reports/<name>/`` only what
-a reader needs: ``index.html`` (figures inline) and ``report.json``, the record of what the page
-was built from (spec hash, the run's input file hashes and each variant's data hash, taken from
-the run's manifest, with paths relative to the project). It then rewrites ``reports/README.md``,
-the index with each study's headline findings. :func:`stale` says what no longer matches the
-current spec and data files, which the tests check for every published report.
+data and player files are unchanged; a spec with a ``[tune]`` section is tuned, or its newest
+complete tune of the same files reused, and its page is the tune report), reports on it, and
+keeps in ``reports/<name>/`` only what a reader needs: ``index.html`` (figures inline) and
+``report.json``, the record of what the page was built from (spec hash, the run's input file
+hashes and each variant's data hash, taken from the run's manifest, with paths relative to the
+project). It then rewrites ``reports/README.md``, the index with each study's headline
+findings. :func:`stale` says what no longer matches the current spec and data files, which the
+tests check for every published report.
 
 Everything is relative to the project folder (the current one by default), as ``simlab report`` is.
 """
@@ -117,6 +119,50 @@ def _reusable_run(spec: Any, root: Path) -> Path | None:
     return None
 
 
+def _reusable_tune(spec: Any, root: Path) -> Path | None:
+    """The newest complete tune of ``spec`` under ``root`` whose recorded data and player files are the current ones."""
+    from simlab.runner.inputs import input_hashes
+    from simlab.tune.run import is_tune_dir, read_manifest
+
+    base = root / spec.name
+    if not base.is_dir():
+        return None
+    now = {p: e for p, e in input_hashes(spec).items() if e["kind"] in DATA_KINDS}
+    tag = f"{spec.spec_hash()[:8]}-tune"
+    for path in sorted((p for p in base.iterdir() if p.name.endswith(tag) and is_tune_dir(p)), reverse=True):
+        man = read_manifest(path)
+        was = {p: e for p, e in man.get("inputs", {}).items() if e.get("kind") in DATA_KINDS}
+        if man.get("status") == "complete" and man.get("spec_hash") == spec.spec_hash() and was == now:
+            return path
+    return None
+
+
+def _tune_manifest(path: Path) -> dict[str, Any]:
+    """A tune's ``tune.json`` with the fields a published record reads from a run's manifest: the games of the
+    search and the confirmation, and the confirmation's deals."""
+    from simlab.tune.run import read_manifest
+
+    man = read_manifest(path)
+    confirm = man.get("confirm", {})
+    confirmed = 0
+    for run in sorted((path / "confirm").glob("*/manifest.json")):
+        confirmed += int(json.loads(run.read_text(encoding="utf-8")).get("games_done", 0))
+    return {**man, "games_done": int(man.get("search", {}).get("games", 0)) + confirmed,
+            "plan": {"deals": confirm.get("test", {}).get("deals")}, "variants": [],
+            "status": man.get("status")}
+
+
+def _tune_notebook(man: dict[str, Any], project: Path) -> Path:
+    """The notebook a tune's page is rendered with (``tune_report.ipynb``, whatever the spec's ``report``)."""
+    from simlab.report.build import find_notebook
+    from simlab.report.tune import TUNE_NOTEBOOK
+
+    found = find_notebook(TUNE_NOTEBOOK, man.get("source", ""), project)
+    if found is None:
+        raise SimlabError(f"report notebook {TUNE_NOTEBOOK} not found")
+    return found
+
+
 def publish_one(name: str, project: Path | None = None, console: Any = None, show_progress: bool = True,
                 workers: int | None = None) -> Path:
     """Run (or reuse) the study ``name``, report on it and write ``reports/<name>/``; returns its folder."""
@@ -133,12 +179,22 @@ def publish_one(name: str, project: Path | None = None, console: Any = None, sho
                           "folder that holds experiments/)")
     spec = load_spec(path, {"workers": workers})
     root = project / DEFAULT_ROOT
-    run_dir = _reusable_run(spec, root)
-    if run_dir is None:
-        run_dir = run_experiment(spec, None, console=console, show_progress=show_progress, root=root).path
-    elif console is not None:
-        console.print(f"{name}: reusing the stored run {run_dir}", markup=False, highlight=False)
-    man = manifest(run_dir)
+    if spec.tune is not None:  # a tune spec: its newest complete tune of the current data (simlab.tune.run)
+        run_dir = _reusable_tune(spec, root)
+        if run_dir is None:
+            from simlab.tune.run import run_tune
+
+            run_dir = run_tune(spec, None, console=console, show_progress=show_progress, root=root).path
+        elif console is not None:
+            console.print(f"{name}: reusing the stored tune {run_dir}", markup=False, highlight=False)
+        man = _tune_manifest(run_dir)
+    else:
+        run_dir = _reusable_run(spec, root)
+        if run_dir is None:
+            run_dir = run_experiment(spec, None, console=console, show_progress=show_progress, root=root).path
+        elif console is not None:
+            console.print(f"{name}: reusing the stored run {run_dir}", markup=False, highlight=False)
+        man = manifest(run_dir)
     target = project / "reports" / name
     tmp = Path(tempfile.mkdtemp(prefix=f"simlab-publish-{name}-"))  # kept when the notebook fails, to read
     index = report_run(run_dir, tmp, console=console)
@@ -156,7 +212,7 @@ def publish_one(name: str, project: Path | None = None, console: Any = None, sho
     # the run's data and player files as the manifest recorded them; the notebook as it rendered the page now
     inputs = relative_inputs({p: e for p, e in man.get("inputs", {}).items() if e.get("kind") != "report notebook"},
                              Path(man.get("project") or project))
-    notebook = notebook_for(man, run_dir)
+    notebook = notebook_for(man, run_dir) if spec.tune is None else _tune_notebook(man, project)
     inputs[_relative(str(notebook), project)] = {"kind": "report notebook", "hash": file_hash(notebook)}
     record = {
         "experiment": name,

@@ -119,7 +119,20 @@ def new_manifest(spec: ExperimentSpec, tune: TuneSpec, path: Path) -> dict[str, 
                    "stages": tune.stages, "batch": tune.batch, "seed": tune.seed},
         "confirm": {"candidates": tune.confirm.candidates, "games": tune.confirm.games, "seed": tune.confirm.seed},
         "sessions": [],
+        **input_record(spec),
     }
+
+
+def input_record(spec: ExperimentSpec) -> dict[str, Any]:
+    """The tune's input file hashes and each variant's data hash, as a run's manifest records them (what
+    ``simlab publish`` compares with the current files to tell a stale published page)."""
+    from simlab.core.game import get_game
+    from simlab.runner.inputs import input_hashes
+    from simlab.runner.variants import variant_data_hash
+
+    game = get_game(spec.game)
+    return {"inputs": input_hashes(spec),
+            "data": {v.name: {"data_hash": variant_data_hash(game, v)} for v in spec.variants}}
 
 
 def _check_resumable(spec: ExperimentSpec, manifest: dict[str, Any], path: Path) -> None:
@@ -185,6 +198,8 @@ def _run_locked(spec: ExperimentSpec, tune: TuneSpec, path: Path, manifest: dict
                 console: Console | None, show_progress: bool) -> TuneResult:
     start = time.perf_counter()
     session = {"started": time.strftime("%Y-%m-%dT%H:%M:%S"), "workers": spec.workers, "backend": spec.backend}
+    if "inputs" not in manifest:  # a tune begun before tunes recorded their inputs: the files as they are now
+        manifest.update(input_record(spec))
     manifest["sessions"].append(session)
     manifest["status"] = "searching" if manifest.get("status") not in ("confirming", "complete") else \
         manifest["status"]

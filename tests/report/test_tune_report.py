@@ -244,3 +244,28 @@ def test_a_card_value_band_tune_shows_each_cards_value(tmp_path):
     assert len(re.findall(r"<img\b", _body(page))) == 3  # the search, the objective, the card values
     findings = json.loads((tmp_path / "report" / "findings.json").read_text())
     assert any("least typical card" in f and "VP" in f for f in findings)
+
+
+def test_a_tune_is_published_with_the_staleness_check_of_the_studies(reported, monkeypatch):
+    """issue 22: reports/ holds a tune's page; its record carries the tune's input hashes, so a changed spec is
+    stale as a study's is."""
+    from simlab.report import publish as pub
+
+    project = reported["project"]
+    assert reported["manifest"]["inputs"] and reported["manifest"]["data"]["base"]["data_hash"]
+    monkeypatch.chdir(project)
+    monkeypatch.setattr(pub, "PUBLISHED", ("tiny_tune",))
+    folder = pub.publish_one("tiny_tune", project, show_progress=False)
+    assert sorted(p.name for p in folder.iterdir()) == ["index.html", "report.json"]
+    record = json.loads((folder / "report.json").read_text())
+    assert record["run"] == reported["tune"].name and record["games"] > 0 and record["findings"]
+    assert record["notebook"].endswith("tune_report.ipynb") and record["data"]["base"]
+    assert any(p.startswith("simlab/games/smartphone/data/") for p in record["inputs"])
+    assert pub.stale("tiny_tune", project) == []
+    assert len(list((project / "results" / "tiny_tune").iterdir())) == 1  # the stored tune reused
+    spec = project / "experiments" / "tiny_tune.toml"
+    spec.write_text(SPEC.replace("seed = 3", "seed = 4"))
+    try:
+        assert any(p.startswith("spec experiments/tiny_tune.toml changed") for p in pub.stale("tiny_tune", project))
+    finally:
+        spec.write_text(SPEC)
