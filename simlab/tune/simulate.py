@@ -20,7 +20,7 @@ A *null* scenario has no improvement: the candidate's true objective equals the 
 the objective unchanged). A confirmation there is a false confirmation.
 
 ``python -m simlab.tune.simulate`` prints the rows of ``docs/analysis.md``
-(``--reps``, ``--draws``, ``--seed``).
+(``--reps``, ``--draws``, ``--seed``, ``--only TEXT``, ``--card-deals N``).
 """
 
 from __future__ import annotations
@@ -206,8 +206,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--draws", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", default="", help="scenarios whose name contains this text")
+    parser.add_argument("--card-deals", type=int, default=450, help="deals of the card scenarios")
     args = parser.parse_args(argv)
-    for s in scenarios():
+    for s in scenarios(deals_cards=args.card_deals):
         if args.only not in s.name:
             continue
         rates = confirm_rates(s, args.reps, args.draws, args.seed)
