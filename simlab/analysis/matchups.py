@@ -235,7 +235,7 @@ def _rankings(s: pl.DataFrame, items: list[str], rng: np.random.Generator) -> _R
 
 
 def ratings(seats: Frame, n_boot: int = 200, seed: int = 0, games: Frame | None = None,
-            alpha: float = 0.01) -> pl.DataFrame:
+            alpha: float = 0.01, anchor: str | None = None) -> pl.DataFrame:
     """Plackett–Luce strength of every player label, from each game's finishing order.
 
     Each game is one ranking of its seats (best first, by ``rank``). Under the Plackett–Luce
@@ -256,14 +256,19 @@ def ratings(seats: Frame, n_boot: int = 200, seed: int = 0, games: Frame | None 
     Ties (equal ``rank``) are broken uniformly at random (seeded by ``seed``), which favours
     no seat and no player, and broken afresh in every bootstrap resample, so that the
     intervals carry the tie-break's randomness too; the tie rate is small in the bundled games.
-    Ratings are normalised to mean 0
-    over the players; ``elo = rating · 400 / ln 10`` is the same number on the Elo scale
-    (a 400-point gap is 10:1 odds of finishing ahead in a two-player ranking).
+    Only differences between ratings are interpretable. The scale is anchored to a named
+    reference player at 0 when ``anchor`` names one (e.g. ``"random"``: every rating, and its
+    interval, is then the difference to that player, in every bootstrap resample; a variant
+    without that player is an error), else normalised to mean 0 over the players of the
+    variant (so a level depends on who else is in the pool). The ``reference`` column says
+    which. ``elo = rating · 400 / ln 10`` is the same number on the Elo scale (a 400-point gap
+    is 10:1 odds of finishing ahead in a two-player ranking).
 
     The 95% intervals are percentile bootstrap intervals over ``n_boot`` resamples of deals
     (all games of a deal, its rotations and line-ups, are resampled together, since they
     share a seed). Columns: ``variant`` (if present), ``player``, ``games`` (seat-games played),
-    ``rating``, ``rating_lo``, ``rating_hi``, ``elo``, ``elo_lo``, ``elo_hi``; best first.
+    ``rating``, ``rating_lo``, ``rating_hi``, ``elo``, ``elo_lo``, ``elo_hi``, ``reference``
+    (``"<anchor> = 0"`` or ``"mean of the N players = 0"``); best first.
     """
     s = as_str(collect(seats), "variant", "player")
     require(s, ["game", "seat", "player", "rank"], "seats")
@@ -274,29 +279,38 @@ def ratings(seats: Frame, n_boot: int = 200, seed: int = 0, games: Frame | None 
     groups = s.group_by(vk, maintain_order=True) if vk else [((), s)]
     for key, part in groups:
         items = sorted(part["player"].unique().to_list())
+        if anchor is not None and anchor not in items:
+            where = f" in variant {key[0]!r}" if vk else ""
+            raise ValueError(f"ratings: the anchor {anchor!r} did not play{where} (players: {', '.join(items)})")
+        ref = items.index(anchor) if anchor is not None else None
+
+        def centre(t: np.ndarray, ref: int | None = ref) -> np.ndarray:
+            return t - (t[ref] if ref is not None else t.mean())
+
         tied = _TiedGames(part, items)
         n_deals = tied.n_deals
         data, w = tied.draw(rng, np.ones(n_deals))
-        theta = data.fit(w, alpha)
-        theta -= theta.mean()
+        theta = centre(data.fit(w, alpha))
         boot = np.empty((n_boot, len(items)))
         for b in range(n_boot):
             pick = np.bincount(rng.integers(0, n_deals, n_deals), minlength=n_deals).astype(np.float64)
             data_b, w_b = tied.draw(rng, pick)  # ties broken afresh in every resample
             tb = data_b.fit(w_b, alpha, start=theta)
-            boot[b] = tb - tb.mean()
+            boot[b] = centre(tb)
         lo, hi = (np.percentile(boot, [2.5, 97.5], axis=0) if n_boot > 1
                   else (np.full(len(items), np.nan), np.full(len(items), np.nan)))
         counts = part.group_by("player").len()
         frame = pl.DataFrame({"player": items, "rating": theta, "rating_lo": lo, "rating_hi": hi}).join(
             counts.rename({"len": "games"}), on="player", how="left")
+        reference = f"{anchor} = 0" if anchor is not None else f"mean of the {len(items)} players = 0"
+        frame = frame.with_columns(pl.lit(reference).alias("reference"))
         if vk:
             frame = frame.with_columns(pl.lit(key[0]).alias("variant"))
         parts.append(frame)
     out = pl.concat(parts).with_columns(
         (pl.col(c) * ELO_PER_LOGIT).alias(c.replace("rating", "elo")) for c in ("rating", "rating_lo", "rating_hi"))
     return out.sort([*vk, "rating"], descending=[False] * len(vk) + [True]).select(
-        [*vk, "player", "games", "rating", "rating_lo", "rating_hi", "elo", "elo_lo", "elo_hi"])
+        [*vk, "player", "games", "rating", "rating_lo", "rating_hi", "elo", "elo_lo", "elo_hi", "reference"])
 
 
 # ------------------------------------------------------------------ figure

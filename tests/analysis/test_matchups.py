@@ -144,3 +144,20 @@ def test_bootstrap_breaks_ties_afresh_in_every_resample():
     r = ratings(seats, n_boot=50, seed=3)
     assert (r["rating_hi"] - r["rating_lo"] > 0.1).all()
     assert ((r["rating_lo"] < 0) & (r["rating_hi"] > 0)).all()
+
+
+def test_ratings_anchored_to_a_named_player(pool_run):
+    """Issue 22: the Elo scale is anchored to a named player at 0 (only differences are interpretable);
+    the anchored ratings are the mean-0 ones shifted, intervals included, and the table says which."""
+    mean0 = ratings(pool_run["seats"], n_boot=20, seed=1)
+    anchored = ratings(pool_run["seats"], n_boot=20, seed=1, anchor="random")
+    assert mean0["reference"].unique().to_list() == ["mean of the 4 players = 0"]
+    assert anchored["reference"].unique().to_list() == ["random = 0"]
+    rnd = anchored.filter(pl.col("player") == "random").row(0, named=True)
+    assert rnd["elo"] == rnd["elo_lo"] == rnd["elo_hi"] == 0
+    shift = mean0.filter(pl.col("player") == "random")["rating"][0]
+    joined = mean0.join(anchored, on="player", suffix="_a")
+    assert np.allclose(joined["rating_a"], joined["rating"] - shift)
+    assert (anchored.filter(pl.col("player") != "random")["elo"] > 0).all()
+    with pytest.raises(ValueError, match="the anchor 'nobody' did not play"):
+        ratings(pool_run["seats"], n_boot=2, anchor="nobody")
