@@ -27,7 +27,8 @@ from simlab.core.errors import SimlabError
 
 # The headline studies, by spec name (experiments/<name>.toml); each new game's study joins as it lands.
 PUBLISHED = ("sentient_card_ev", "sentient_strategies", "smartphone_start_position", "steel_arena_balance",
-             "steel_arena_teams", "pendulum_automa_levels", "pendulum_multiplayer")
+             "steel_arena_teams", "pendulum_automa_levels", "pendulum_multiplayer",
+             "smartphone_tune_colours")  # a tune spec: its page is the tune report (simlab.tune)
 RECORD = "report.json"
 # Input kinds whose change makes a published report's numbers stale (the report notebook only
 # changes how they are shown: recorded, but not a reason to rerun a study).
