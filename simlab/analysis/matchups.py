@@ -257,11 +257,13 @@ def ratings(seats: Frame, n_boot: int = 200, seed: int = 0, games: Frame | None 
     no seat and no player, and broken afresh in every bootstrap resample, so that the
     intervals carry the tie-break's randomness too; the tie rate is small in the bundled games.
     Only differences between ratings are interpretable. The scale is anchored to a named
-    reference player at 0 when ``anchor`` names one (e.g. ``"random"``: every rating, and its
+    reference player at 0 when ``anchor`` names one (e.g. ``"greedy"``: every rating, and its
     interval, is then the difference to that player, in every bootstrap resample; a variant
     without that player is an error), else normalised to mean 0 over the players of the
     variant (so a level depends on who else is in the pool). The ``reference`` column says
-    which. ``elo = rating · 400 / ln 10`` is the same number on the Elo scale (a 400-point gap
+    which. Anchor to a player with a finite strength: one that (nearly) never finishes ahead of
+    anyone is placed by the ridge ``alpha`` (see above), and so would every rating be.
+    ``elo = rating · 400 / ln 10`` is the same number on the Elo scale (a 400-point gap
     is 10:1 odds of finishing ahead in a two-player ranking).
 
     The 95% intervals are percentile bootstrap intervals over ``n_boot`` resamples of deals
