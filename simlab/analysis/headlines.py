@@ -58,6 +58,16 @@ def procedure_name(procedure: str) -> str:
     return PROCEDURES[procedure]
 
 
+def format_p(p: float, digits: int = 3) -> str:
+    """A p-value for a sentence, with its relation: ``"= 0.0232"``, or ``"< 1e-300"`` where it underflowed to 0
+    (a p-value is never exactly 0)."""
+    if p is None or not math.isfinite(float(p)):
+        return "= n/a"
+    if float(p) <= 0.0:
+        return "< 1e-300"
+    return f"= {float(p):.{digits}g}"
+
+
 def p_from_interval(estimate: Any, lo: Any, hi: Any, dof: Any = None, level: float = 0.95) -> np.ndarray:
     """Two-sided p-value of ``estimate == 0`` from a symmetric ``level`` interval ``[lo, hi]``.
 

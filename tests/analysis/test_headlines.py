@@ -147,3 +147,12 @@ def test_headlines_keep_only_surviving_claims(tmp_path):
     assert [r["kind"] for r in record] == ["estimate", "claim"]
     assert record[1]["family"] == "f" and record[1]["procedure"] == "holm" and record[1]["family_size"] == 2
     assert record[1]["survives"] and record[1]["p_adjusted"] <= 0.05
+
+
+def test_format_p_never_prints_a_zero_p_value():
+    """A p-value that underflowed to 0 reads "< 1e-300", never "= 0" (issue 22: findings worded exactly)."""
+    from simlab.analysis.headlines import format_p
+
+    assert format_p(0.0) == "< 1e-300"
+    assert format_p(0.02315) == "= 0.0232"
+    assert format_p(float("nan")) == "= n/a"
