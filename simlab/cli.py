@@ -15,11 +15,36 @@ from rich.table import Table
 
 from simlab.core.errors import PlayerError, SimlabError
 
+# Help is plain text (rich_markup_mode=None): with Rich markup, "[tune]" in a help text is read as a
+# style tag and vanishes, and typer 0.29's Rich help panel prints a flag's Python type ("<bool>")
+# because TyperOption.display_type_rich, unlike the plain get_help_record, does not skip flags.
+HELP_MARKUP: Any = None
+
+
+def _version(value: bool) -> None:
+    """``--version``: print ``simlab X.Y.Z`` from the installed package's metadata and exit."""
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"simlab {version('simlab')}")
+        raise typer.Exit()
+
+
 app = typer.Typer(
-    add_completion=False,
+    add_completion=True,
     no_args_is_help=True,
+    rich_markup_mode=HELP_MARKUP,
     help="simlab: seeded Monte Carlo simulation and balance analysis for board games.",
 )
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_version, is_eager=True, help="print the simlab version and exit")] = False,
+) -> None:
+    """simlab: seeded Monte Carlo simulation and balance analysis for board games."""
+
 console = Console(width=None if sys.stdout.isatty() else 140)
 err_console = Console(stderr=True, width=None if sys.stderr.isatty() else 200)
 
@@ -665,7 +690,8 @@ def report(
     console.print(f"report written to {index}")
 
 
-results_app = typer.Typer(help="List stored runs, or show one.", invoke_without_command=True, no_args_is_help=False)
+results_app = typer.Typer(help="List stored runs, or show one.", invoke_without_command=True, no_args_is_help=False,
+                          rich_markup_mode=HELP_MARKUP)
 app.add_typer(results_app, name="results")
 
 
@@ -841,7 +867,8 @@ def main() -> None:
     except Exception as exc:
         # click's (or typer's bundled click's) usage errors: show them the usual way
         if type(exc).__name__ == "NoArgsIsHelpError":
-            sys.exit(0)  # the help is already printed
+            typer.echo(exc.format_message())  # type: ignore[attr-defined]  # plain help: the message is the help
+            sys.exit(0)
         if hasattr(exc, "show") and hasattr(exc, "exit_code"):
             exc.show()
             sys.exit(exc.exit_code)

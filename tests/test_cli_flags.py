@@ -1,0 +1,50 @@
+"""Issue 23, "Command line": ``--version``, shell completion, help texts that keep their brackets and
+show flags as plain switches, "did you mean" for spec values and ``--data`` file names, and
+``--resume`` on an empty folder."""
+
+from __future__ import annotations
+
+import re
+from importlib.metadata import version
+
+import pytest
+from typer.testing import CliRunner
+
+from simlab.cli import app
+
+runner = CliRunner()
+
+
+def invoke(*args: str):
+    return runner.invoke(app, list(args), terminal_width=100)
+
+
+def test_version_prints_the_package_version():
+    result = invoke("--version")
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == f"simlab {version('simlab')}"
+
+
+def test_shell_completion_is_offered():
+    result = invoke("--help")
+    assert "--install-completion" in result.output
+    assert "--show-completion" in result.output
+
+
+@pytest.mark.parametrize("command, text", [
+    ("tune", "with a [tune] section"),
+    ("report", "A spec with a [tune] section"),
+])
+def test_help_keeps_square_brackets(command, text):
+    """Rich markup read "[tune]" as a style tag and dropped it ("a spec with a  section")."""
+    output = " ".join(invoke(command, "--help").output.split())
+    assert text in output
+
+
+@pytest.mark.parametrize("command", ["run", "tune", "report", "batch", "play"])
+def test_help_shows_flags_as_switches(command):
+    """A bool option is a switch (``--quiet``, not ``--quiet true``): no ``<bool>`` in the help."""
+    result = invoke(command, "--help")
+    assert result.exit_code == 0, result.output
+    assert "<bool>" not in result.output
+    assert re.search(r"-q, --quiet\s+no ", result.output) or re.search(r"--quiet\s+no ", result.output)
