@@ -104,6 +104,7 @@ def _data(game_name: str, pairs: list[str] | None) -> Any:
         return None
     from simlab.core.datavariants import variant_data
     from simlab.core.game import get_game
+    from simlab.core.hints import did_you_mean
 
     files = get_game(game_name).data_files()
     if files is None:
@@ -113,6 +114,9 @@ def _data(game_name: str, pairs: list[str] | None) -> Any:
         stem, sep, path = pair.partition("=")
         if not sep or not stem.strip() or not path.strip():
             raise SimlabError(f"--data {pair}: expected FILE=PATH (files: {', '.join(files.stems)})")
+        if stem.strip() not in files.names:  # the file name first: a typo there is the likelier error
+            raise SimlabError(f"--data {pair}: {game_name} has no data file '{stem.strip()}' "
+                              f"(files: {', '.join(files.stems)}){did_you_mean(stem.strip(), files.stems)}")
         if not Path(path.strip()).is_file():
             raise SimlabError(f"--data {pair}: {path.strip()}: file not found")
         replaced[stem.strip()] = path.strip()

@@ -48,3 +48,31 @@ def test_help_shows_flags_as_switches(command):
     assert result.exit_code == 0, result.output
     assert "<bool>" not in result.output
     assert re.search(r"-q, --quiet\s+no ", result.output) or re.search(r"--quiet\s+no ", result.output)
+
+
+# ---------------------------------------------------------------- did you mean
+
+
+def _spec(**players) -> dict:
+    return {"name": "tiny", "game": "sentient", "seed": 1, "games": 10, "shard_size": 10, "workers": 1,
+            "record": [], "players": {"seats": ["random", "random"], **players}}
+
+
+def test_misspelt_rotation_gets_a_did_you_mean():
+    """docs/experiments.md, [players] rotation: one of none, cyclic, all."""
+    from simlab.core.errors import SimlabError
+    from simlab.runner.spec import parse_spec
+
+    with pytest.raises(SimlabError, match=r"'cyclical' is not one of .*; did you mean 'cyclic'\?"):
+        parse_spec(_spec(rotation="cyclical"))
+
+
+def test_data_names_the_unknown_file_before_the_missing_path(tmp_path):
+    """``--data cardz=nope.csv``: the misspelt file name is the error, not the path that does not exist."""
+    result = runner.invoke(app, ["batch", "sentient", "-p", "random,random", "-n", "2",
+                                 "--data", f"cardz={tmp_path / 'nope.csv'}"], terminal_width=200)
+    assert result.exit_code != 0
+    message = " ".join(str(result.exception).split())
+    assert "no data file 'cardz'" in message
+    assert "did you mean 'cards'?" in message
+    assert "file not found" not in message

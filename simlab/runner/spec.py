@@ -257,7 +257,8 @@ def _parse_players(raw: dict[str, Any], source: str, game: Any) -> dict[str, Any
         raise _fail(source, "players", "give either 'seats' (one player per seat) or 'pool' (players to match)")
     rotation = _type(source, "players.rotation", players.get("rotation", "cyclic"), str, "none, cyclic or all")
     if rotation not in ROTATIONS:
-        raise _fail(source, "players.rotation", f"'{rotation}' is not one of {', '.join(ROTATIONS)}")
+        raise _fail(source, "players.rotation", f"'{rotation}' is not one of {', '.join(ROTATIONS)}"
+                                                  f"{did_you_mean(rotation, ROTATIONS)}")
     match = _type(source, "players.match", players.get("match", "round_robin"), str, "round_robin or focus")
     if match not in MATCHES:
         raise _fail(source, "players.match", f"'{match}' is not one of {', '.join(MATCHES)}")
