@@ -76,3 +76,44 @@ def test_data_names_the_unknown_file_before_the_missing_path(tmp_path):
     assert "no data file 'cardz'" in message
     assert "did you mean 'cards'?" in message
     assert "file not found" not in message
+
+
+# ---------------------------------------------------------------- --resume on an empty folder
+
+
+def _spec_file(tmp_path):
+    path = tmp_path / "tiny.toml"
+    path.write_text('name = "tiny"\ngame = "sentient"\nseed = 3\ngames = 20\nshard_size = 10\nworkers = 1\n'
+                    'record = []\n[players]\nseats = ["random", "random"]\n', encoding="utf-8")
+    return path
+
+
+def test_resume_on_a_folder_left_before_the_manifest_starts_the_run(tmp_path):
+    """A run killed before it wrote its manifest leaves an empty folder (or just its lock and a temporary
+    manifest): ``--resume`` there starts the run, which is what the user asked for."""
+    from simlab.runner.lock import LOCK_NAME
+    from simlab.runner.store import RunStore
+
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / LOCK_NAME).write_text("", encoding="utf-8")
+    (out / ".manifest.json.tmp-123").write_text("{", encoding="utf-8")
+    result = invoke("run", str(_spec_file(tmp_path)), "--resume", "--out", str(out), "-q")
+    assert result.exit_code == 0, result.output
+    manifest = RunStore(out).read_manifest()
+    assert manifest["status"] == "complete"
+    assert not list(out.glob(".*.tmp-*"))
+
+
+@pytest.mark.parametrize("setup", ["missing", "foreign"])
+def test_resume_still_refuses_a_folder_that_is_no_run(tmp_path, setup):
+    """A folder that never existed (a mistyped --out) or that holds other files is not resumed."""
+    out = tmp_path / "run"
+    if setup == "foreign":
+        out.mkdir()
+        (out / "notes.txt").write_text("mine", encoding="utf-8")
+    result = invoke("run", str(_spec_file(tmp_path)), "--resume", "--out", str(out), "-q")
+    assert result.exit_code != 0
+    assert "not a run directory" in str(result.exception)
+    if setup == "foreign":
+        assert (out / "notes.txt").read_text(encoding="utf-8") == "mine"

@@ -7,6 +7,7 @@ import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any
 
@@ -116,8 +117,11 @@ def _check_resumable(spec: ExperimentSpec, manifest: dict[str, Any], path: Path)
 
 
 def _prepare_folder(spec: ExperimentSpec, plan: Plan, path: Path, store: RunStore, resume: bool,
-                    force: bool) -> dict[str, Any]:
-    """Under the lock: the manifest to continue (resume) or a new one (the folder checked or emptied)."""
+                    force: bool, existed: bool = True) -> dict[str, Any]:
+    """Under the lock: the manifest to continue (resume) or a new one (the folder checked or emptied).
+
+    A resume in a folder that existed but holds nothing besides the lock and temporary files (a run
+    killed before it wrote its manifest) starts the run there: that is what was asked for."""
     if store.exists() and resume:
         manifest = store.read_manifest()
         _check_resumable(spec, manifest, path)
@@ -125,7 +129,11 @@ def _prepare_folder(spec: ExperimentSpec, plan: Plan, path: Path, store: RunStor
         store.clean_temporaries()
         return manifest
     if resume:
-        raise SimlabError(f"{path}: not a run directory (no manifest.json)")
+        left = [p for p in store.foreign_entries(keep=LOCK_FILES) if not fnmatch(p.name, ".*.tmp-*")]
+        if left or not existed:
+            raise SimlabError(f"{path}: not a run directory (no manifest.json)")
+        store.clean_temporaries()
+        return new_manifest(spec, plan, path)
     foreign = store.foreign_entries(keep=LOCK_FILES)
     if foreign and not force:
         if store.exists():
@@ -173,9 +181,10 @@ def run_experiment(spec: ExperimentSpec, out: Path | None = None, resume: bool =
     if path.exists() and not path.is_dir():
         raise SimlabError(f"--out {path} is a file, not a folder")
     store = RunStore(path)
+    existed = path.is_dir()  # before the lock creates it: --resume on a folder that never existed is refused
     try:
         with RunLock(path):
-            manifest = _prepare_folder(spec, plan, path, store, resume, force)
+            manifest = _prepare_folder(spec, plan, path, store, resume, force, existed)
             return _run_locked(spec, plan, path, store, manifest, console, show_progress)
     except OSError as exc:
         where = exc.filename or path
