@@ -374,12 +374,9 @@ def move_worker(s, t, p: int, w: int, d: int, log) -> None:
 
 
 @njit(cache=True)
-def lift_worker(s, t, p: int, w: int, log) -> None:
-    """Solo trigger 1: lift worker w out of its bottom box (it waits on the mat), then the Automa acts.
-
-    Sets ``s.lifted_seat/lifted_worker``; the caller goes to ``PH_REPLACE`` (``replace_legal``).
-    """
-    trig = _trigger(s)
+def _lift_to_mat(s, p: int, w: int, trig: int, log) -> None:
+    """Lift worker w of seat p out of its bottom box onto the mat (it waits there), logged as EV_WORKER_LIFT
+    with the trigger ``trig`` that lifting it fires; the caller lets the Automa act."""
     r = ev_begin(s, log, EV_WORKER_LIFT, p)
     if r >= 0:
         log[r, FIELD0 + 0] = w
@@ -391,6 +388,16 @@ def lift_worker(s, t, p: int, w: int, log) -> None:
     _set_cause(s, r)
     s.w_place[p, w] = W_MAT
     s.w_part[p, w] = PART_TOP
+
+
+@njit(cache=True)
+def lift_worker(s, t, p: int, w: int, log) -> None:
+    """Solo trigger 1: lift worker w out of its bottom box (it waits on the mat), then the Automa acts.
+
+    Sets ``s.lifted_seat/lifted_worker``; the caller goes to ``PH_REPLACE`` (``replace_legal``).
+    """
+    trig = _trigger(s)
+    _lift_to_mat(s, p, w, trig, log)
     s.lifted_seat = p
     s.lifted_worker = w
     automa.automa_act(s, t, trig, log)
@@ -794,17 +801,7 @@ def timed_place_lift(s, t, p: int, w: int, log) -> bool:
     the Automa act BEFORE the worker is placed ([A §Выполнение действий Автомы], NOTES I.12.4.1, II.8). Returns
     whether a target space is left for the seat to choose again; if not the worker stays on the mat
     (EV_WORKER_PLACE to the mat) and the caller drops the decision."""
-    r = ev_begin(s, log, EV_WORKER_LIFT, p)
-    if r >= 0:
-        log[r, FIELD0 + 0] = w
-        log[r, FIELD0 + 1] = s.w_grande[p, w]
-        log[r, FIELD0 + 2] = s.w_place[p, w]
-        log[r, FIELD0 + 3] = s.w_part[p, w]
-        _log_rows(s, log, r, 4)
-        log[r, FIELD0 + 7] = TR_BOTTOM_BOX
-    _set_cause(s, r)
-    s.w_place[p, w] = W_MAT
-    s.w_part[p, w] = PART_TOP
+    _lift_to_mat(s, p, w, TR_BOTTOM_BOX, log)
     automa.automa_act(s, t, TR_BOTTOM_BOX, log)
     for d in range(t.n_spaces):
         if timed_place_space_ok(s, t, p, w, d):
