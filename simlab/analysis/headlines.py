@@ -48,6 +48,8 @@ from scipy import stats
 from simlab.analysis.multiple import adjust_pvalues
 
 LEVEL = 0.05
+MAX_TAKEAWAY = 3   # sentences that open a page
+MAX_HEADLINES = 5  # headline findings shown at the top of a page
 PROCEDURES = {"holm": "Holm", "bh": "Benjamini–Hochberg"}
 
 
@@ -268,6 +270,22 @@ class Headlines:
     """A page's headline findings; claims enter only if they survive the stated procedure."""
 
     items: list[Headline] = field(default_factory=list)
+    takeaway: list[str] = field(default_factory=list)
+    cautions: list[str] = field(default_factory=list)
+
+    def say(self, sentence: str) -> None:
+        """Add a sentence to the page's takeaway: at most three plain sentences that answer its question.
+
+        The takeaway opens the page, before the headline findings; each sentence carries its key
+        numbers with their intervals.
+        """
+        if len(self.takeaway) >= MAX_TAKEAWAY:
+            raise ValueError(f"a takeaway has at most {MAX_TAKEAWAY} sentences; already: {self.takeaway}")
+        self.takeaway.append(sentence)
+
+    def caution(self, text: str) -> None:
+        """Add a caution shown at the top of the page (e.g. a run on too few deals for its headline's precision)."""
+        self.cautions.append(text)
 
     def estimate(self, text: str) -> None:
         """Add a descriptive finding (a number with its interval, no claim of a difference)."""
@@ -294,9 +312,34 @@ class Headlines:
         """The sentences, in order."""
         return [h.text for h in self.items]
 
+    def top(self) -> list[str]:
+        """The headline findings the page opens with: the first :data:`MAX_HEADLINES` (order them by importance)."""
+        return self.texts()[:MAX_HEADLINES]
+
     def write(self, report_dir: str | Path) -> None:
-        """Write ``findings.json`` (the sentences) and ``headlines.json`` (each with its record)."""
+        """Write ``findings.json`` and ``headlines.json`` (each finding with its record).
+
+        ``findings.json`` is ``{"takeaway": [...], "headlines": [...], "more": [...], "cautions": [...]}``:
+        the takeaway sentences, the first five findings (shown at the top of the page), the rest
+        (shown in the notebook's sections) and the cautions.
+        """
         out = Path(report_dir)
         out.mkdir(parents=True, exist_ok=True)
-        (out / "findings.json").write_text(json.dumps(self.texts(), indent=1))
+        texts = self.texts()
+        findings = {"takeaway": self.takeaway, "headlines": texts[:MAX_HEADLINES], "more": texts[MAX_HEADLINES:],
+                    "cautions": self.cautions}
+        (out / "findings.json").write_text(json.dumps(findings, indent=1, ensure_ascii=False))
         (out / "headlines.json").write_text(json.dumps([asdict(h) for h in self.items], indent=1))
+
+
+def read_findings(report_dir: str | Path) -> dict[str, list[str]]:
+    """A report folder's ``findings.json`` as ``{"takeaway", "headlines", "more", "cautions"}`` (empty lists if absent).
+
+    A plain list (the format before takeaways) is read as its first five findings as headlines
+    and the rest as ``more``.
+    """
+    path = Path(report_dir) / "findings.json"
+    data: Any = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    if isinstance(data, list):
+        data = {"headlines": data[:MAX_HEADLINES], "more": data[MAX_HEADLINES:]}
+    return {key: [str(x) for x in data.get(key, [])] for key in ("takeaway", "headlines", "more", "cautions")}

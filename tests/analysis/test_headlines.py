@@ -18,6 +18,7 @@ from simlab.analysis.headlines import (
     format_share,
     format_share_with_bound,
     p_from_interval,
+    read_findings,
     survivors,
     zero_upper_bound,
 )
@@ -140,9 +141,13 @@ def test_headlines_keep_only_surviving_claims(tmp_path):
     assert not h.claim("small differs", rows["small"], "holm")  # 0.2 > 0.05
     with pytest.raises(ValueError, match="no 'survives'"):
         h.claim("bare", {"p": 0.01, "p_adjusted": 0.01, "family_size": 1}, "holm")
+    h.say("The Automas end on space 22.1 (95% CI 21.8-22.4).")
     h.write(tmp_path)
-    assert json.loads((tmp_path / "findings.json").read_text()) == [
-        "the Automas end on space 22.1 on average (95% CI 21.8-22.4)", "big differs"]
+    assert json.loads((tmp_path / "findings.json").read_text()) == {
+        "takeaway": ["The Automas end on space 22.1 (95% CI 21.8-22.4)."],
+        "headlines": ["the Automas end on space 22.1 on average (95% CI 21.8-22.4)", "big differs"],
+        "more": [], "cautions": []}
+    assert read_findings(tmp_path)["headlines"][1] == "big differs"
     record = json.loads((tmp_path / "headlines.json").read_text())
     assert [r["kind"] for r in record] == ["estimate", "claim"]
     assert record[1]["family"] == "f" and record[1]["procedure"] == "holm" and record[1]["family_size"] == 2
@@ -156,3 +161,32 @@ def test_format_p_never_prints_a_zero_p_value():
     assert format_p(0.0) == "< 1e-300"
     assert format_p(0.02315) == "= 0.0232"
     assert format_p(float("nan")) == "= n/a"
+
+
+def test_a_page_opens_with_at_most_three_sentences_and_five_headlines(tmp_path):
+    """Issue 23: a takeaway of at most three sentences, then at most five headline findings; the rest is "more"."""
+    h = Headlines()
+    for i in range(3):
+        h.say(f"sentence {i}.")
+    with pytest.raises(ValueError, match="at most 3 sentences"):
+        h.say("a fourth.")
+    for i in range(7):
+        h.estimate(f"finding {i}")
+    h.write(tmp_path)
+    found = read_findings(tmp_path)
+    assert len(found["takeaway"]) == 3 and len(found["headlines"]) == 5 and found["more"] == ["finding 5", "finding 6"]
+    (tmp_path / "findings.json").write_text(json.dumps([f"old {i}" for i in range(6)]))  # the list format before
+    assert read_findings(tmp_path) == {"takeaway": [], "headlines": [f"old {i}" for i in range(5)],
+                                       "more": ["old 5"], "cautions": []}
+
+
+def test_escape_md_shows_markup_as_text():
+    """Issue 23: a user-supplied name never becomes markup on a page."""
+    import markdown_it
+
+    from simlab.report.text import escape_md
+
+    for name in ("<script>alert(3)</script>", '<img src=x onerror="alert(1)">', "[x](javascript:alert(1))",
+                 "pl/tag.py:P(tag='*bold*')"):
+        rendered = markdown_it.MarkdownIt().render(escape_md(name))
+        assert "<script" not in rendered and "<img" not in rendered and "<a " not in rendered and "<em>" not in rendered
