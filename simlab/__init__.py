@@ -3,8 +3,7 @@
 from simlab import results
 from simlab.core.game import all_games, get_game
 from simlab.core.player import Player
+from simlab.core.version import __version__
 from simlab.play import BatchResult, play_batch
-
-__version__ = "0.1.0"
 
 __all__ = ["BatchResult", "Player", "__version__", "all_games", "get_game", "play_batch", "results"]
