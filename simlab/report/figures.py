@@ -15,6 +15,8 @@ import io
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from simlab.core.errors import SimlabError
+
 # Okabe & Ito (2008), "Color Universal Design": shade -> (hex, the hue a reader would call it)
 OKABE_ITO: dict[str, tuple[str, str]] = {
     "orange": ("#E69F00", "orange"),
@@ -117,6 +119,7 @@ def interval_heatmap(ax: Any, values: Any, lo: Any, hi: Any, xlabels: Sequence[s
 def figure_html(fig: Any, caption: str, alt: str, dpi: int = 110) -> str:
     """The figure as ``<figure><img alt=…><figcaption>…</figcaption></figure>``: PNG inline, never wider
     than the page."""
+    check_figure(fig, caption)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
     data = base64.b64encode(buf.getvalue()).decode("ascii")
@@ -146,3 +149,175 @@ def style() -> None:
     import seaborn as sns
 
     sns.set_theme(style="whitegrid", palette=[h for h, _ in OKABE_ITO.values()])
+
+
+# ------------------------------------------------------------------ the save-time check
+
+# the attribute an axes carries to say which of its axes need no label (see :func:`unlabelled_ok`)
+UNLABELLED_OK = "simlab_unlabelled_ok"
+_TOLERANCE = 1.0  # pixels two text boxes may share before they count as overlapping
+
+
+class FigureCheckError(SimlabError):
+    """A report figure with overlapping text or an axis that carries ticks but no label."""
+
+
+def unlabelled_ok(ax: Any, axis: str, reason: str) -> None:
+    """Declare that ``ax``'s ``axis`` ("x", "y" or "xy") needs no label: its tick labels say what it is
+    (e.g. a heat map's rows of player names). ``reason`` is required, to be read beside the code."""
+    if axis not in ("x", "y", "xy") or not reason.strip():
+        raise ValueError(f"unlabelled_ok: axis must be 'x', 'y' or 'xy' and a reason given, not {axis!r}, {reason!r}")
+    exempt = dict(getattr(ax, UNLABELLED_OK, {}))
+    for a in axis:
+        exempt[a] = reason
+    setattr(ax, UNLABELLED_OK, exempt)
+
+
+def _drawn_ticks(axis: Any) -> list[Any]:
+    """The ticks matplotlib drew on ``axis`` (those inside the view limits)."""
+    try:
+        return list(axis._update_ticks())  # the ticks draw() uses
+    except AttributeError:  # pragma: no cover - a matplotlib without the private helper
+        lo, hi = sorted(axis.get_view_interval())
+        return [t for t in axis.get_major_ticks() if lo <= t.get_loc() <= hi]
+
+
+def _tick_labels(axis: Any) -> list[Any]:
+    out = []
+    for tick in _drawn_ticks(axis):
+        for label in (tick.label1, tick.label2):
+            if label.get_visible() and label.get_text().strip():
+                out.append(label)
+    return out
+
+
+def _axes_name(fig: Any, ax: Any) -> str:
+    if getattr(ax, "_colorbar", None) is not None:
+        return f"axes {fig.axes.index(ax)} (colour bar)"
+    title = ax.get_title() or ax.get_title(loc="left")
+    return f"axes {fig.axes.index(ax)}" + (f" ({title!r})" if title else "")
+
+
+def _texts(fig: Any) -> list[tuple[Any, str]]:
+    """Every visible non-empty text of ``fig`` with a name for the error message."""
+    out: list[tuple[Any, str]] = []
+    seen: set[int] = set()
+
+    def add(t: Any, what: str) -> None:
+        if id(t) in seen or t is None or not t.get_visible() or not str(t.get_text()).strip():
+            return
+        seen.add(id(t))
+        out.append((t, what))
+
+    for t in (getattr(fig, "_suptitle", None), getattr(fig, "_supxlabel", None), getattr(fig, "_supylabel", None)):
+        add(t, "figure title")
+    for t in fig.texts:
+        add(t, "figure text")
+    for ax in fig.axes:
+        if not ax.get_visible():
+            continue
+        name = _axes_name(fig, ax)
+        if ax.axison:
+            for axis_name, axis in (("x", ax.xaxis), ("y", ax.yaxis)):
+                for t in _tick_labels(axis):
+                    add(t, f"{name} {axis_name} tick label")
+                add(axis.label, f"{name} {axis_name} label")
+                add(axis.get_offset_text(), f"{name} {axis_name} offset text")
+        for t in (ax.title, getattr(ax, "_left_title", None), getattr(ax, "_right_title", None)):
+            add(t, f"{name} title")
+        for t in ax.texts:
+            add(t, f"{name} text")
+        for table in ax.tables:
+            for cell in table.get_celld().values():
+                add(cell.get_text(), f"{name} table cell")
+        legend = ax.get_legend()
+        if legend is not None and legend.get_visible():
+            add(legend.get_title(), f"{name} legend title")
+            for t in legend.get_texts():
+                add(t, f"{name} legend")
+    for legend in fig.legends:
+        add(legend.get_title(), "figure legend title")
+        for t in legend.get_texts():
+            add(t, "figure legend")
+    return out
+
+
+def figure_problems(fig: Any) -> list[str]:
+    """What :func:`check_figure` objects to in ``fig`` (empty: it passes): overlapping texts, and axes
+    with drawn tick labels but no label (unless declared with :func:`unlabelled_ok`)."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    problems = []
+    for ax in fig.axes:
+        if not ax.get_visible() or not ax.axison:
+            continue
+        exempt = getattr(ax, UNLABELLED_OK, {})
+        for axis_name, axis in (("x", ax.xaxis), ("y", ax.yaxis)):
+            if axis_name in exempt or not _tick_labels(axis) or axis.label.get_text().strip():
+                continue
+            what = "colour bar" if getattr(ax, "_colorbar", None) is not None else f"{axis_name} axis"
+            problems.append(f"{_axes_name(fig, ax)}: the {what} has tick labels but no label (set one, or declare "
+                            "it self-explanatory with simlab.report.figures.unlabelled_ok)")
+    texts = [(t, what, t.get_window_extent(renderer)) for t, what in _texts(fig)]
+    for i, (a, what_a, box_a) in enumerate(texts):
+        for b, what_b, box_b in texts[i + 1:]:
+            width = min(box_a.x1, box_b.x1) - max(box_a.x0, box_b.x0)
+            height = min(box_a.y1, box_b.y1) - max(box_a.y0, box_b.y0)
+            if width > _TOLERANCE and height > _TOLERANCE:
+                problems.append(f"{what_a} {a.get_text()!r} overlaps {what_b} {b.get_text()!r}")
+    return problems
+
+
+def check_figure(fig: Any, name: str = "") -> None:
+    """Draw ``fig`` and raise :class:`FigureCheckError` if any two of its texts overlap (tick labels,
+    axis labels, titles, annotations, table cells, legends) or an axis with tick labels has no label.
+
+    Every figure a report shows passes through here: :func:`figure_html` calls it, and
+    :func:`install` (run by ``simlab report`` before a notebook's first cell) checks every figure
+    the notebook renders any other way. ``name`` (e.g. the caption) goes into the message.
+    """
+    problems = figure_problems(fig)
+    fig._simlab_checked = not problems  # print_figure need not check it again while it is unchanged
+    if problems:
+        label = name or (fig.get_suptitle() if hasattr(fig, "get_suptitle") else "") or "a figure"
+        more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
+        raise FigureCheckError(f"figure {label!r}: " + "; ".join(problems[:5]) + more)
+
+
+_INSTALLED = False
+
+
+def install() -> None:
+    """Check every figure rendered in this process: wrap matplotlib's ``print_figure`` (what
+    ``savefig``, the inline backend and ``display(fig)`` all call) with :func:`check_figure`.
+
+    In a notebook kernel a failing figure shows as an error output named ``FigureCheckError``
+    (IPython's display machinery catches it); ``simlab report`` fails on any such output.
+    """
+    global _INSTALLED
+    if _INSTALLED:
+        return
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    original = FigureCanvasBase.print_figure
+
+    def print_figure(self: Any, *args: Any, **kwargs: Any) -> Any:
+        fig = self.figure
+        if not (getattr(fig, "_simlab_checked", False) and not fig.stale):
+            check_figure(fig)
+        return original(self, *args, **kwargs)
+
+    print_figure.__wrapped__ = original  # type: ignore[attr-defined]
+    FigureCanvasBase.print_figure = print_figure  # type: ignore[method-assign]
+    _INSTALLED = True
+
+
+def uninstall() -> None:
+    """Undo :func:`install` (for tests that share a process with unchecked figures)."""
+    global _INSTALLED
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    wrapped = getattr(FigureCanvasBase.print_figure, "__wrapped__", None)
+    if wrapped is not None:
+        FigureCanvasBase.print_figure = wrapped  # type: ignore[method-assign]
+    _INSTALLED = False
