@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from study_helpers import fabricate_run
 
+from simlab.analysis.headlines import read_findings
 from simlab.report import report_run
 from simlab.runner.run import run_experiment
 from simlab.runner.spec import load_spec, parse_spec
@@ -28,7 +29,9 @@ def _report(spec: dict, tmp: Path) -> tuple[list[str], list[dict], str]:
 
 
 def _read(folder: Path) -> tuple[list[str], list[dict]]:
-    return json.loads((folder / "findings.json").read_text()), json.loads((folder / "headlines.json").read_text())
+    """(every finding in order: the five headlines then the rest, the record of each)."""
+    findings = read_findings(folder)
+    return findings["headlines"] + findings["more"], json.loads((folder / "headlines.json").read_text())
 
 
 def assert_headlines_hold(findings: list[str], record: list[dict]) -> None:
