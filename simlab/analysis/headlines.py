@@ -60,14 +60,52 @@ def procedure_name(procedure: str) -> str:
     return PROCEDURES[procedure]
 
 
-def format_p(p: float, digits: int = 3) -> str:
+def format_p(p: float, digits: int = 3, floor: float | None = None) -> str:
     """A p-value for a sentence, with its relation: ``"= 0.0232"``, or ``"< 1e-300"`` where it underflowed to 0
-    (a p-value is never exactly 0)."""
+    (a p-value is never exactly 0).
+
+    With ``floor`` (e.g. ``1e-4``), a p-value below it reads ``"< 0.0001"``: what a takeaway or a
+    headline says instead of ``"= 2.23e-124"`` (the record keeps the exact value).
+    """
     if p is None or not math.isfinite(float(p)):
         return "= n/a"
+    if floor is not None and float(p) < floor:
+        return f"< {floor:.10f}".rstrip("0").rstrip(".") if floor >= 1e-6 else f"< {floor:g}"
     if float(p) <= 0.0:
         return "< 1e-300"
     return f"= {float(p):.{digits}g}"
+
+
+FEW_DEALS = 100  # a page resting on fewer deals says so at the top (:func:`few_deals_caution`)
+
+
+def deals_for_precision(deals: int, half_width: float, target: float) -> int:
+    """Deals needed for a 95% half-width of ``target`` when ``deals`` gave ``half_width``.
+
+    A deal-clustered interval narrows with the square root of the number of deals, so
+    ``deals · (half_width / target)²``, rounded up (at least ``deals``).
+    """
+    if not deals > 0 or not target > 0:
+        raise ValueError(f"deals_for_precision: deals and target must be positive, not {deals}, {target}")
+    if not math.isfinite(half_width) or half_width <= target:
+        return int(deals)
+    return math.ceil(deals * (half_width / target) ** 2)
+
+
+def few_deals_caution(deals: int, half_width: float, target: float, what: str, unit: str = "") -> str | None:
+    """The caution a page built on fewer than :data:`FEW_DEALS` deals shows at the top, else None.
+
+    ``half_width`` is the 95% half-width of the page's headline number (``what``, e.g. "the top
+    card's value") on this run and ``target`` the precision its headline is read at (e.g. ±0.01
+    for a win rate printed to three decimals); ``unit`` follows the numbers ("VP"). The caution
+    says how many deals would give that precision (:func:`deals_for_precision`).
+    """
+    if deals >= FEW_DEALS:
+        return None
+    need = deals_for_precision(deals, half_width, target)
+    u = f" {unit}" if unit else ""
+    return (f"This page rests on {deals:,} deals (fewer than {FEW_DEALS}): {what} is known to ±{half_width:.2g}{u} "
+            f"(95%); about {need:,} deals would give the ±{target:g}{u} its headline is read at.")
 
 
 def p_from_interval(estimate: Any, lo: Any, hi: Any, dof: Any = None, level: float = 0.95) -> np.ndarray:
