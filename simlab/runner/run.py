@@ -186,11 +186,20 @@ def run_experiment(spec: ExperimentSpec, out: Path | None = None, resume: bool =
         with RunLock(path):
             manifest = _prepare_folder(spec, plan, path, store, resume, force, existed)
             return _run_locked(spec, plan, path, store, manifest, console, show_progress)
-    except OSError as exc:
+    except OSError as exc:  # a shard, the manifest or the lock (polars' wrapped OS errors arrive as OSError)
         where = exc.filename or path
-        raise SimlabError(f"cannot write {where}: {exc.strerror or exc}"
+        raise SimlabError(f"cannot write {where}: {_os_reason(exc)}"
                           + (f"; the run stays resumable: {_resume_command(spec, path)}" if store.exists() else "")
                           ) from None
+
+
+def _os_reason(exc: OSError) -> str:
+    """An OS error in words with its symbol, e.g. ``File too large (EFBIG)``."""
+    import errno
+
+    text = exc.strerror or str(exc)
+    symbol = errno.errorcode.get(exc.errno) if isinstance(exc.errno, int) else None
+    return f"{text} ({symbol})" if symbol else text
 
 
 def _run_locked(spec: ExperimentSpec, plan: Plan, path: Path, store: RunStore, manifest: dict[str, Any],

@@ -16,9 +16,12 @@ readable parquet, and hold exactly the shard's games (the ``game`` column is the
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import platform
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -36,9 +39,44 @@ def atomic_write_text(path: Path, text: str) -> None:
     try:
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
+    except BaseException as exc:
+        _discard(tmp)
+        error = os_error(exc, path)
+        if error is not None and error is not exc:
+            raise error from None
         raise
+
+
+_OS_ERROR = re.compile(r"\(os error (\d+)\)")
+
+
+def os_error(exc: BaseException, path: Path) -> OSError | None:
+    """The OS error behind a failed write of ``path``, naming ``path``; None when it was no OS error.
+
+    An ``OSError`` is returned as it is when it names a file other than a temporary one (e.g. a
+    folder that could not be made), else as a copy naming ``path``. Polars reports an OS error
+    met while writing parquet as its own exception whose message ends with "(os error N)" (e.g.
+    ``ComputeError: parquet: ... File too large (os error 27)``); that is mapped to an
+    ``OSError`` with errno ``N`` and its standard text.
+    """
+    if isinstance(exc, OSError):
+        if exc.errno is None:
+            return exc
+        named = str(exc.filename) if exc.filename is not None else ""
+        if named and ".tmp-" not in Path(named).name:
+            return exc
+        return type(exc)(exc.errno, exc.strerror or os.strerror(exc.errno), str(path))
+    match = _OS_ERROR.search(str(exc))
+    if match is None:
+        return None
+    code = int(match.group(1))
+    return OSError(code, os.strerror(code), str(path))
+
+
+def _discard(tmp: Path) -> None:
+    """Remove a temporary file if there is one (a failure to remove it must not hide the write's error)."""
+    with contextlib.suppress(OSError):
+        tmp.unlink(missing_ok=True)
 
 
 def safe_component(name: str) -> bool:
@@ -122,16 +160,29 @@ class RunStore:
         return files
 
     def write_shard(self, variant: str, shard: int, frames: dict[str, pl.DataFrame]) -> None:
-        """Write a shard's tables atomically, the games table last (it marks the shard done)."""
+        """Write a shard's tables atomically, the games table last (it marks the shard done).
+
+        Each table is encoded in memory (a shard is small) and written by Python, so any OS error
+        (a full disk, a file-size limit, a quota, a read-only or failing disk) is an ``OSError``
+        with its errno, raised naming the table file (:func:`os_error`); the temporary file is
+        removed, so the shard is redone on resume.
+        """
         for name in sorted(frames, key=lambda k: k == "games"):
             path = self.shard_path(name, variant, shard)
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
             try:
-                frames[name].write_parquet(tmp, statistics=True)
+                # encoded in memory, written by Python: an OS error is then an OSError with its errno
+                # (polars writing the file itself may report one as "Invalid thrift: transport error")
+                buffer = io.BytesIO()
+                frames[name].write_parquet(buffer, statistics=True)
+                tmp.write_bytes(buffer.getbuffer())
                 os.replace(tmp, path)
-            except BaseException:
-                tmp.unlink(missing_ok=True)
+            except BaseException as exc:
+                _discard(tmp)
+                error = os_error(exc, path)
+                if error is not None and error is not exc:
+                    raise error from None
                 raise
 
     def shard_done(self, variant: str, shard: int, lo: int, hi: int, tables: list[str],
@@ -168,9 +219,12 @@ class RunStore:
         return True
 
     def remove_shard(self, variant: str, shard: int, tables: list[str]) -> None:
-        """Delete whatever files a shard left (before it is redone)."""
+        """Delete whatever files a shard left (before it is redone); a file that is not there is left alone
+        (on a read-only disk even removing a missing file fails, and the error belongs to the write)."""
         for name in tables:
-            self.shard_path(name, variant, shard).unlink(missing_ok=True)
+            path = self.shard_path(name, variant, shard)
+            if path.exists() or path.is_symlink():
+                path.unlink(missing_ok=True)
 
     def foreign_entries(self, keep: tuple[str, ...] = ()) -> list[Path]:
         """Whatever the folder holds besides the names in ``keep`` (sorted)."""
