@@ -324,8 +324,9 @@ def matchup_heatmap(pairwise: Frame, variant: str | None = None, ax: Axes | None
 
     ``pairwise`` is the output of :func:`pairwise_win_rates` (its ``lo``/``hi`` columns are the
     interval; without them the cells show the estimate alone). With several variants, name one
-    with ``variant``. Cells are coloured on a diverging scale centred on 1/2; empty cells are
-    pairs that never met. The figure grows with the number of players. Returns the matplotlib
+    with ``variant``. Cells are coloured on a diverging scale centred on 1/2, in the reports' one colour
+    meaning: blue, the row player finishes ahead more often (good for the row); red, less often; empty
+    cells are pairs that never met. The figure grows with the number of players. Returns the matplotlib
     Figure (drawn into ``ax`` if given).
     """
     import matplotlib.pyplot as plt
@@ -359,7 +360,7 @@ def matchup_heatmap(pairwise: Frame, variant: str | None = None, ax: Axes | None
         fig, ax = plt.subplots(figsize=(size + 1.6, size))
     else:
         fig = ax.figure
-    sns.heatmap(grid, ax=ax, annot=annot, fmt="", annot_kws={"fontsize": 8}, cmap="RdBu_r", vmin=0.0, vmax=1.0,
+    sns.heatmap(grid, ax=ax, annot=annot, fmt="", annot_kws={"fontsize": 8}, cmap="RdBu", vmin=0.0, vmax=1.0,
                 square=True, linewidths=0.5, linecolor="white",
                 cbar_kws={"label": "share of games finishing ahead", "shrink": 0.8})
     ax.set_xlabel("opponent")
