@@ -694,46 +694,81 @@ def report(
     console.print(f"report written to {index}")
 
 
-results_app = typer.Typer(help="List stored runs, or show one.", invoke_without_command=True, no_args_is_help=False,
-                          rich_markup_mode=HELP_MARKUP)
+results_app = typer.Typer(help="List stored runs and tunes, or show one.", invoke_without_command=True,
+                          no_args_is_help=False, rich_markup_mode=HELP_MARKUP)
 app.add_typer(results_app, name="results")
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON (machine-readable) instead of text")]
+
+
+def _print_json(value: Any) -> None:
+    """``value`` as indented JSON on stdout, never wrapped or styled."""
+    import json
+
+    typer.echo(json.dumps(value, indent=2, default=str, ensure_ascii=False))
 
 
 @results_app.callback()
 def results_list(
     ctx: typer.Context,
     root: Annotated[Path, typer.Option("--root", help="where runs are stored")] = Path("results"),
+    as_json: JsonOpt = False,
 ) -> None:
-    """List stored runs (``simlab results show RUN`` for one)."""
+    """List stored runs and tunes (``simlab results show RUN_OR_TUNE`` for one); each path in full, on its own line."""
     if ctx.invoked_subcommand is not None:
         return
     from simlab.results import list_runs
 
     runs = list_runs(root)
-    if runs.height == 0:
-        console.print(f"no runs under {root}/")
+    if as_json:
+        _print_json(runs.to_dicts())
         return
-    table = Table("experiment", "run", "status", "games", "planned", "created", "path")
+    if runs.height == 0:
+        console.print(f"no runs or tunes under {root}/", markup=False, highlight=False)
+        return
+    rows = []
     for row in runs.iter_rows(named=True):
-        table.add_row(*(escape(str(row[k])) for k in ("experiment", "run", "status")), f"{row['games'] or 0:,}",
-                      f"{row['planned']:,}", escape(str(row["created"])), escape(str(row["path"])))
-    console.print(table)
+        if row["kind"] == "run":
+            size = f"{row['games'] or 0:,} of {row['planned'] or 0:,} games"
+        else:
+            size = f"{row['trials'] or 0:,} trials, {row['games'] or 0:,} games"
+        rows.append([str(row["experiment"]), row["kind"], str(row["status"]), size, str(row["created"])])
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    line = "  ".join(f"{h:<{w}}" for h, w in zip(("experiment", "kind", "status", "stored"), widths, strict=True))
+    console.print(line + "  created", markup=False, highlight=False, soft_wrap=True)
+    for cells, row in zip(rows, runs.iter_rows(named=True), strict=True):
+        text = "  ".join(f"{c:<{w}}" for c, w in zip(cells[:4], widths, strict=True)) + "  " + cells[4]
+        console.print(text, markup=False, highlight=False, soft_wrap=True)
+        console.print(f"  {row['path']}", markup=False, highlight=False, soft_wrap=True)  # whole, to copy
+        if row["result"]:
+            console.print(f"  result: {row['result']}", markup=False, highlight=False, soft_wrap=True)
 
 
 @results_app.command("show")
 def results_show(
-    run_name: Annotated[str, typer.Argument(metavar="RUN", help="run directory, experiment/run or run name")],
+    run_name: Annotated[str, typer.Argument(metavar="RUN", help="run or tune folder, experiment/run or run name")],
     root: Annotated[Path, typer.Option("--root", help="where runs are stored")] = Path("results"),
+    as_json: JsonOpt = False,
 ) -> None:
-    """Print a run's spec, versions, timing and summary."""
+    """Print a run's spec, versions, timing and summary, or a tune's search and answer."""
     import json
 
-    from simlab.results import manifest, resolve_run
+    from simlab.results import manifest, resolve_run, resolve_tune, summary, tune_manifest
 
+    tune_dir = resolve_tune(run_name, root)
+    if tune_dir is not None:
+        _show_tune(tune_dir, tune_manifest(tune_dir), as_json)
+        return
     path = resolve_run(run_name, root)
     man = manifest(path)
+    if as_json:
+        tables = summary(path) if man.get("shards_done") and any(man["shards_done"].values()) else {}
+        _print_json({"kind": "run", "path": str(path), "manifest": man,
+                     "summary": {k: v.to_dicts() for k, v in tables.items()}})
+        return
     console.print(f"[bold]{escape(str(man.get('experiment')))}[/bold] / {escape(str(man.get('run')))}  "
-                  f"({escape(str(man.get('status')))})  {escape(str(path))}", highlight=False)
+                  f"({escape(str(man.get('status')))})", highlight=False)
+    console.print(str(path), markup=False, highlight=False, soft_wrap=True)
     if man.get("description"):
         console.print(str(man["description"]), markup=False, highlight=False)
     console.print(f"spec ({man.get('source')}, hash {man.get('spec_hash')}):", markup=False, highlight=False)
@@ -753,6 +788,39 @@ def results_show(
     if man.get("error"):
         console.print(f"error: {man['error']}", markup=False)
     print_summary(path)
+
+
+def _show_tune(path: Path, man: dict[str, Any], as_json: bool) -> None:
+    """``results show`` on a tune folder: what was tuned, how the search went, its answer (as ``simlab tune``)."""
+    import polars as pl
+
+    from simlab.results import tune_result
+
+    candidates = path / "candidates.csv"
+    if as_json:
+        rows = pl.read_csv(candidates).to_dicts() if candidates.is_file() else []
+        _print_json({"kind": "tune", "path": str(path), "manifest": man, "candidates": rows})
+        return
+    objective = man.get("objective") or {}
+    console.print(f"[bold]{escape(str(man.get('experiment')))}[/bold] / {escape(str(man.get('run', path.name)))}  "
+                  f"(tune, {escape(str(man.get('status')))})", highlight=False)
+    console.print(str(path), markup=False, highlight=False, soft_wrap=True)
+    if man.get("description"):
+        console.print(str(man["description"]), markup=False, highlight=False)
+    console.print(f"objective: {objective.get('name')} ({objective.get('unit')}), target {objective.get('target')}",
+                  markup=False, highlight=False)
+    budget = man.get("budget") or {}
+    console.print(f"knobs: {', '.join(str(k.get('name')) for k in man.get('knobs', []))}; max_changes "
+                  f"{budget.get('max_changes')}, trials {budget.get('trials')}", markup=False, highlight=False)
+    if man.get("status") == "complete" and candidates.is_file() and objective:
+        _print_tune(path, man)
+        return
+    search = man.get("search") or {}
+    if search:
+        console.print(f"searched {search.get('trials', 0)} trials, {search.get('games', 0):,} games",
+                      markup=False, highlight=False)
+    console.print(f"result: {tune_result(man)}; continue it with simlab tune {man.get('source')} --out {path} "
+                  "--resume", markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command()

@@ -1,7 +1,8 @@
-"""Stored runs: list them, show one, load its tables as lazy polars frames."""
+"""Stored runs and tunes: list them, show one, load a run's tables as lazy polars frames."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -80,26 +81,83 @@ def check_shard_file(file: Path) -> None:
         raise SimlabError(f"{file}: unreadable shard ({reason}); resume the run to redo it") from None
 
 
+TUNE_MANIFEST = "tune.json"  # a tune folder's manifest (``simlab tune``; read here as plain JSON)
+LIST_SCHEMA = {"kind": pl.Utf8, "experiment": pl.Utf8, "run": pl.Utf8, "status": pl.Utf8, "games": pl.Int64,
+               "planned": pl.Int64, "trials": pl.Int64, "result": pl.Utf8, "created": pl.Utf8, "path": pl.Utf8}
+
+
+def is_tune(path: str | Path) -> bool:
+    """Whether ``path`` is a tune folder (it holds a ``tune.json``)."""
+    return (Path(path) / TUNE_MANIFEST).is_file()
+
+
+def resolve_tune(name: str | Path, root: str | Path = DEFAULT_ROOT) -> Path | None:
+    """A tune folder from a path, ``experiment/tune`` or a bare tune folder name under ``root``; None if none."""
+    p, r = Path(name), Path(root)
+    for candidate in (p, r / p):
+        if is_tune(candidate):
+            return candidate
+    matches = sorted(m.parent for m in r.glob(f"*/{name}/{TUNE_MANIFEST}")) if r.is_dir() else []
+    if len(matches) > 1:
+        raise SimlabError(f"tune '{name}' is ambiguous: " + ", ".join(map(str, matches)))
+    return matches[0] if matches else None
+
+
+def tune_manifest(path: str | Path) -> dict[str, Any]:
+    """A tune folder's ``tune.json`` (a one-line error when it cannot be read)."""
+    file = Path(path) / TUNE_MANIFEST
+    try:
+        man = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise SimlabError(f"{file}: unreadable tune manifest ({exc})") from None
+    if not isinstance(man, dict):
+        raise SimlabError(f"{file}: unreadable tune manifest (not a JSON object)")
+    return man
+
+
+def tune_result(man: dict[str, Any]) -> str:
+    """A tune's answer in one line: the verdict on the recommended change, or why there is none (yet)."""
+    answer = man.get("answer") or {}
+    if answer.get("improvement"):
+        return str(answer["improvement"])
+    if answer.get("note"):
+        return str(answer["note"])
+    return {"searching": "search not finished", "confirming": "confirmation not finished"}.get(
+        str(man.get("status")), "no answer")
+
+
 def list_runs(root: str | Path = DEFAULT_ROOT) -> pl.DataFrame:
-    """One row per stored run under ``root``."""
+    """One row per stored run and per tune under ``root`` (``results/<experiment>/<folder>``), by path.
+
+    Columns: ``kind`` (``run`` or ``tune``), ``experiment``, ``run`` (the folder name), ``status``,
+    ``games`` (stored; a tune: played by its search), ``planned`` (a run's planned games, all
+    variants), ``trials`` (a tune's search trials), ``result`` (a tune's answer in one line,
+    :func:`tune_result`), ``created``, ``path``. A folder whose manifest cannot be read is left out.
+    """
     rows = []
     r = Path(root)
-    for m in sorted(r.glob("*/*/manifest.json")) if r.is_dir() else []:
+    found = [(m.parent, "run") for m in r.glob("*/*/manifest.json")] if r.is_dir() else []
+    found += [(m.parent, "tune") for m in r.glob(f"*/*/{TUNE_MANIFEST}")] if r.is_dir() else []
+    for folder, kind in sorted(found, key=lambda f: str(f[0])):
         try:
-            man = RunStore(m.parent).read_manifest()
+            man = RunStore(folder).read_manifest() if kind == "run" else tune_manifest(folder)
         except SimlabError:
             continue
+        search = man.get("search") or {}
         rows.append({
+            "kind": kind,
             "experiment": man.get("experiment"),
-            "run": man.get("run"),
+            "run": man.get("run", folder.name),
             "status": man.get("status"),
-            "games": man.get("games_done", sum(1 for _ in [])),
-            "planned": man.get("plan", {}).get("games", 0) * len(man.get("variants", [1])),
+            "games": man.get("games_done", 0) if kind == "run" else search.get("games"),
+            "planned": (man.get("plan") or {}).get("games", 0) * len(man.get("variants", [1])) if kind == "run"
+            else None,
+            "trials": search.get("trials") if kind == "tune" else None,
+            "result": tune_result(man) if kind == "tune" else None,
             "created": man.get("created"),
-            "path": str(m.parent),
+            "path": str(folder),
         })
-    return pl.DataFrame(rows, schema={"experiment": pl.Utf8, "run": pl.Utf8, "status": pl.Utf8, "games": pl.Int64,
-                                      "planned": pl.Int64, "created": pl.Utf8, "path": pl.Utf8})
+    return pl.DataFrame(rows, schema=LIST_SCHEMA)
 
 
 def position_columns(game_name: str | None, columns: list[str]) -> list[str]:
