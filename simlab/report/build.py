@@ -1,10 +1,21 @@
-"""Build ``reports/<experiment>/index.html``: run (or reuse) an experiment, execute its notebook
-with the run as a parameter, and render it with a summary of what was run on top.
+"""Build a report page: run (or reuse) an experiment, execute its notebook with the run as a
+parameter, and render it as one HTML page that opens with the answer.
 
 A notebook takes two parameters (a cell tagged ``parameters``): ``run_dir`` (the stored run;
 None makes the notebook run its own small default experiment) and ``report_dir`` (where it
-may write ``findings.json``: a list of one-line headline findings, each with its interval,
-that the report shows at the top).
+writes ``findings.json`` through :class:`simlab.analysis.headlines.Headlines`: a takeaway of at
+most three sentences, the headline findings, the rest, and cautions).
+
+The page (:func:`page_top`) opens with the title, the cautions, the takeaway, the first five
+headline findings and a compact table of what was run; a table of contents of the page's
+h2/h3 headings follows (a sidebar on wide screens). Cells tagged ``remove-cell`` (and the
+``parameters`` and papermill's ``injected-parameters`` cells) are left out; every Markdown and
+HTML output passes nbconvert's sanitiser (``ReportSanitizer``); ids that the table libraries
+draw at random are renumbered, so the same results give the same bytes.
+
+A report of a run goes to ``<run>/report/index.html`` unless ``report_dir`` says otherwise; only
+``simlab publish`` writes ``reports/``. Every figure the notebook renders passes
+:func:`simlab.report.figures.check_figure` (installed in the kernel before the first cell).
 
 A tune folder (``simlab tune``) is reported the same way with ``notebooks/tune_report.ipynb``
 (``run_dir`` is the tune folder) and a summary of the tune on top (:mod:`simlab.report.tune`).
@@ -12,17 +23,24 @@ A tune folder (``simlab tune``) is reported the same way with ``notebooks/tune_r
 
 from __future__ import annotations
 
+import copy
 import html
-import json
+import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from simlab.analysis.headlines import FEW_DEALS
 from simlab.core.errors import SimlabError
 from simlab.results import manifest, resolve_run, summary
 from simlab.runner.store import safe_component
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+REPORT_FOLDER = "report"  # a report of a run goes to <run>/report/ unless told otherwise
+HIDDEN_TAGS = ("remove-cell", "parameters", "injected-parameters", "simlab-setup")  # cells never on the page
+SETUP_SOURCE = "import simlab.report.figures as _simlab_figures\n_simlab_figures.install()"
+PROGRESS_EVERY = 5.0  # seconds between progress lines while a notebook executes
 
 
 class TrustError(SimlabError):
@@ -138,7 +156,8 @@ def report_experiment(spec: Any, out: Path | None = None, report_dir: Path | Non
 
 def report_run(run: str | Path, report_dir: Path | None = None, notebook: Path | None = None,
                trust: bool = False, console: Any = None, show_code: bool = False) -> Path:
-    """Execute the run's notebook on it and write ``index.html``; returns the HTML path.
+    """Execute the run's notebook on it and write ``index.html`` (default ``<run>/report/``, never
+    ``reports/``: :mod:`simlab.report.publish` writes the published pages); returns the HTML path.
 
     The notebook the run names is resolved relative to the run's project and refused when it
     lies outside it (and outside simlab's own notebooks) unless ``trust``; a ``notebook``
@@ -164,19 +183,25 @@ def report_run(run: str | Path, report_dir: Path | None = None, notebook: Path |
         nb_path = notebook
     if console is not None:
         console.print(f"executing notebook {nb_path.resolve()}", markup=False, highlight=False)
-    out_dir = (report_dir or Path("reports") / man["experiment"]).resolve()
-    body, findings, seconds = _execute(nb_path, run_dir, out_dir, show_code)
-    page = _with_summary(body, _summary_html(run_dir, man, findings, nb_path.name, seconds))
+    out_dir = (report_dir or run_dir / REPORT_FOLDER).resolve()
+    body, findings = _execute(nb_path, run_dir, out_dir, show_code, console=console, label=man["experiment"])
+    rows, note = _run_rows(run_dir, man, nb_path.name)
+    if not (findings["takeaway"] or findings["headlines"]):
+        findings["headlines"] = _default_findings(run_dir)
+    deals = stored_deals(man)
+    if deals is not None and deals < FEW_DEALS and not findings["cautions"]:
+        findings["cautions"] = [deals_caution(deals)]
+    top = page_top(f"simlab report: {man['experiment']}", findings, rows, note)
     index = out_dir / "index.html"
-    index.write_text(page, encoding="utf-8")
+    index.write_text(finish_page(body, top), encoding="utf-8")
     return index
 
 
 def report_tune(tune_dir: str | Path, report_dir: Path | None = None, notebook: Path | None = None,
                 console: Any = None, show_code: bool = False) -> Path:
     """Execute ``tune_report.ipynb`` (or ``notebook``) on a complete tune folder and write ``index.html``
-    (default ``reports/<experiment>/``) with a summary of the tune on top; returns the HTML path."""
-    from simlab.report.tune import TUNE_NOTEBOOK, check_complete, summary_html
+    (default ``<tune folder>/report/``) with a summary of the tune on top; returns the HTML path."""
+    from simlab.report.tune import TUNE_NOTEBOOK, check_complete, default_findings, summary_rows
     from simlab.tune.run import read_manifest
 
     tune_dir = Path(tune_dir).resolve()
@@ -188,101 +213,424 @@ def report_tune(tune_dir: str | Path, report_dir: Path | None = None, notebook: 
     nb_path = notebook or NOTEBOOKS / TUNE_NOTEBOOK
     if console is not None:
         console.print(f"executing notebook {nb_path.resolve()}", markup=False, highlight=False)
-    out_dir = (report_dir or Path("reports") / man["experiment"]).resolve()
-    body, findings, seconds = _execute(nb_path, tune_dir, out_dir, show_code)
-    page = _with_summary(body, summary_html(tune_dir, man, findings, nb_path.name, seconds))
+    out_dir = (report_dir or tune_dir / REPORT_FOLDER).resolve()
+    body, findings = _execute(nb_path, tune_dir, out_dir, show_code, console=console, label=man["experiment"])
+    if not (findings["takeaway"] or findings["headlines"]):
+        findings["headlines"] = default_findings(man)
+    rows = [*summary_rows(tune_dir, man), ("notebook", nb_path.name)]
+    top = page_top(f"simlab tune report: {man.get('experiment')}", findings, rows, TUNE_NOTE)
     index = out_dir / "index.html"
-    index.write_text(page, encoding="utf-8")
+    index.write_text(finish_page(body, top), encoding="utf-8")
     return index
 
 
-def _execute(nb_path: Path, run_dir: Path, out_dir: Path, show_code: bool) -> tuple[str, list[str], float]:
-    """Execute the notebook on ``run_dir`` into ``out_dir``: (the page body, the findings it wrote, seconds)."""
+class CellProgress:
+    """Plain progress lines while a notebook executes ("report NAME: executing the notebook, cell 14/40, 12 s"),
+    one at the start and then at most one every :data:`PROGRESS_EVERY` seconds: readable in a log file or CI,
+    where a live bar shows nothing until the end."""
+
+    def __init__(self, label: str, cells: int, console: Any = None, every: float = PROGRESS_EVERY,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.label, self.cells, self.console, self.every, self.clock = label, cells, console, every, clock
+        self.start = clock()
+        self.last: float | None = None
+
+    def cell_start(self, cell: Any = None, cell_index: int = 0, **_: Any) -> None:
+        """nbclient's ``on_cell_start`` hook: print a line if the last was long enough ago."""
+        now = self.clock()
+        if self.console is None or (self.last is not None and now - self.last < self.every):
+            return
+        self.last = now
+        self.console.print(f"report {self.label}: executing the notebook, cell {cell_index + 1}/{self.cells}, "
+                           f"{now - self.start:.0f} s", markup=False, highlight=False, soft_wrap=True)
+
+
+def _kernel_manager_class() -> type:
+    """nbclient's kernel manager talking to the kernel over local IPC sockets instead of TCP: nothing
+    listens on the network, and ipykernel has no reason to warn that the kernel "is running over TCP
+    without encryption"."""
+    from jupyter_client.manager import AsyncKernelManager
+    from traitlets import CaselessStrEnum
+
+    class IPCKernelManager(AsyncKernelManager):
+        transport = CaselessStrEnum(["tcp", "ipc"], default_value="ipc", config=True)
+
+    return IPCKernelManager
+
+
+def _execute(nb_path: Path, run_dir: Path, out_dir: Path, show_code: bool, console: Any = None,
+             label: str = "") -> tuple[str, dict[str, list[str]]]:
+    """Execute the notebook on ``run_dir`` into ``out_dir``: (the page body, the findings it wrote).
+
+    A hidden first cell installs :func:`simlab.report.figures.install`, so every figure the notebook
+    renders is checked; a figure that fails makes the report fail (:func:`check_outputs`).
+    """
     import nbformat
     import papermill
+
+    from simlab.analysis.headlines import read_findings
 
     out_dir.mkdir(parents=True, exist_ok=True)
     executed = out_dir / "notebook.ipynb"
     (out_dir / "findings.json").unlink(missing_ok=True)
-    start = time.perf_counter()
+    nb = nbformat.read(nb_path, as_version=4)
+    setup = nbformat.v4.new_code_cell(SETUP_SOURCE)
+    setup.metadata["tags"] = ["simlab-setup", "remove-cell"]
+    nb.cells.insert(0, setup)
+    progress = CellProgress(label or nb_path.stem, len(nb.cells) + 1, console)  # + papermill's parameters cell
     try:
-        papermill.execute_notebook(str(nb_path), str(executed), parameters={"run_dir": str(run_dir),
+        papermill.execute_notebook(nb, str(executed), parameters={"run_dir": str(run_dir),
                                    "report_dir": str(out_dir)}, kernel_name="python3", progress_bar=False,
-                                   cwd=str(out_dir))
+                                   cwd=str(out_dir), kernel_manager_class=_kernel_manager_class(),
+                                   on_cell_start=progress.cell_start)
     except papermill.PapermillExecutionError as exc:
         raise SimlabError(f"report notebook {nb_path.name} failed in cell {exc.exec_count}: {exc.ename}: "
                           f"{exc.evalue} (the partial notebook is {executed})") from None
-    seconds = time.perf_counter() - start
-    body = render_html(nbformat.read(executed, as_version=4), show_code=show_code)
-    findings_file = out_dir / "findings.json"
-    findings = json.loads(findings_file.read_text()) if findings_file.is_file() else []
-    return body, findings, seconds
+    done = nbformat.read(executed, as_version=4)
+    check_outputs(done, nb_path.name, executed)
+    return render_html(done, show_code=show_code), read_findings(out_dir)
+
+
+def check_outputs(nb: Any, name: str, where: Path | None = None) -> None:
+    """Refuse a notebook whose outputs hold a failed figure check (:class:`~simlab.report.figures.FigureCheckError`):
+    IPython shows an error raised while a figure is rendered as an output and carries on, so it is
+    caught here."""
+    for i, cell in enumerate(nb.cells):
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "error" and output.get("ename") == "FigureCheckError":
+                partial = f" (the executed notebook is {where})" if where else ""
+                raise SimlabError(f"report notebook {name}: a figure in cell {cell.get('execution_count') or i} "
+                                  f"fails the figure check: {output.get('evalue')}{partial}")
+
+
+# Tags, attributes and style properties a report's Markdown and HTML outputs may use: text, lists, tables,
+# figures with inline images. Everything else (script, iframe, event handlers, javascript: links) is removed.
+SAFE_TAGS = frozenset({
+    "a", "abbr", "b", "blockquote", "br", "caption", "code", "col", "colgroup", "dd", "del", "details", "div",
+    "dl", "dt", "em", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "kbd", "li",
+    "mark", "ol", "p", "pre", "q", "s", "samp", "small", "span", "strong", "style", "sub", "summary", "sup",
+    "table", "tbody", "td", "tfoot", "th", "thead", "tr", "u", "ul", "var"})
+SAFE_STYLES = frozenset({
+    "background", "background-color", "border", "border-bottom", "border-bottom-color", "border-bottom-style",
+    "border-bottom-width", "border-collapse", "border-color", "border-left", "border-left-color",
+    "border-left-style", "border-left-width", "border-radius", "border-right", "border-right-color",
+    "border-right-style", "border-right-width", "border-spacing", "border-style", "border-top", "border-top-color",
+    "border-top-style", "border-top-width", "border-width", "clear", "color", "display", "float", "font",
+    "font-family", "font-size", "font-style", "font-variant", "font-weight", "height", "letter-spacing",
+    "line-height", "margin", "margin-bottom", "margin-left", "margin-right", "margin-top", "max-height",
+    "max-width", "min-height", "min-width", "overflow", "overflow-x", "overflow-y", "padding", "padding-bottom",
+    "padding-left", "padding-right", "padding-top", "table-layout", "text-align", "text-decoration",
+    "text-indent", "text-transform", "vertical-align", "white-space", "width", "word-break", "word-wrap"})
+_COMMON_ATTRIBUTES = frozenset({"class", "id", "style", "title", "lang", "dir", "role", "aria-label", "align"})
+_TAG_ATTRIBUTES = {"a": {"name", "title"}, "img": {"alt", "width", "height"}, "td": {"colspan", "rowspan", "scope"},
+                   "th": {"colspan", "rowspan", "scope"}, "col": {"span", "width"}, "colgroup": {"span", "width"},
+                   "ol": {"start", "type"}, "details": {"open"}, "table": {"border", "cellpadding", "cellspacing"},
+                   "style": {"type"}}
+_SAFE_HREF = re.compile(r"^(https?:|mailto:|#|[^:]*$)", re.IGNORECASE)  # a relative link has no scheme
+
+
+def _allowed_attribute(tag: str, name: str, value: str) -> bool:
+    """bleach's attribute filter for report outputs: inline images only as data:image, links only to the web,
+    mail or the page itself, never an event handler."""
+    if name in _COMMON_ATTRIBUTES or name in _TAG_ATTRIBUTES.get(tag, ()):
+        return True
+    if tag == "img" and name == "src":
+        return value.startswith(("data:image/png;base64,", "data:image/jpeg;base64,", "data:image/svg+xml;base64,"))
+    if tag == "a" and name == "href":
+        return bool(_SAFE_HREF.match(value.strip()))
+    return False
+
+
+def _sanitizer_class() -> type:
+    from bleach import clean
+    from bleach.css_sanitizer import CSSSanitizer
+    from nbconvert.preprocessors.sanitize import SanitizeHTML
+
+    class ReportSanitizer(SanitizeHTML):
+        """nbconvert's sanitiser (bleach) with what report pages need: tables, figures with inline images,
+        styled cells; every Markdown and HTML output and Markdown cell passes through it."""
+
+        def sanitize_html_tags(self, html_str: str) -> str:
+            return clean(html_str, tags=SAFE_TAGS, attributes=_allowed_attribute,
+                         protocols=["http", "https", "mailto", "data"], strip=True, strip_comments=True,
+                         css_sanitizer=CSSSanitizer(allowed_css_properties=SAFE_STYLES))
+
+    return ReportSanitizer
 
 
 def render_html(nb: Any, show_code: bool = False) -> str:
     """An executed notebook as one HTML page (nbconvert's lab template, figures inline).
 
     Code cells are hidden unless ``show_code`` (their outputs, the tables and figures, stay);
-    prompts are never shown. Nothing is loaded from the network.
+    prompts are never shown; cells tagged with one of :data:`HIDDEN_TAGS` are left out entirely;
+    Markdown and HTML outputs pass nbconvert's sanitiser (``ReportSanitizer``, allowing tables and
+    inline figures); ids drawn at random by the table libraries are renumbered
+    (:func:`stable_ids`) and cells are numbered by position. Nothing is loaded from the network.
     """
     from jinja2 import DictLoader
     from nbconvert import HTMLExporter
+    from traitlets.config import Config
 
-    exporter = HTMLExporter(template_name="lab", template_file="simlab_page.html.j2",
+    config = Config()
+    config.TagRemovePreprocessor.enabled = True
+    config.TagRemovePreprocessor.remove_cell_tags = set(HIDDEN_TAGS)
+    exporter = HTMLExporter(config=config, template_name="lab", template_file="simlab_page.html.j2",
                             extra_loaders=[DictLoader({"simlab_page.html.j2": _PAGE_TEMPLATE})],
                             exclude_input_prompt=True, exclude_output_prompt=True, exclude_input=not show_code)
-    body, _ = exporter.from_notebook_node(nb)
-    return body
+    exporter.register_preprocessor(_sanitizer_class()(), enabled=True)
+    nb = copy.deepcopy(nb)
+    for i, cell in enumerate(nb.cells):  # the page's cell ids by position, not the notebook's random ones
+        if "id" in cell:
+            cell["id"] = f"cell-{i}"
+    body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": "simlab report"}})
+    return stable_ids(safe_urls(body))
 
 
-# the lab template without what it loads from the network (require.js and MathJax from a CDN): a report
-# needs neither (figures are inline PNGs, tables plain HTML, no notebook uses LaTeX) and opens offline
+_URL_ATTRIBUTE = re.compile(r"""\s(href|src|action|formaction|xlink:href)\s*=\s*("[^"]*"|'[^']*')""", re.IGNORECASE)
+_SAFE_SCHEMES = ("http:", "https:", "mailto:", "data:image/png;", "data:image/jpeg;", "data:image/svg+xml;")
+
+
+def safe_urls(page: str) -> str:
+    """``page`` without a link or source whose scheme could run code (``javascript:``, ``vbscript:``, a
+    ``data:`` that is not an image): the sanitiser sees a Markdown output before it is rendered, so a Markdown
+    link ``[x](javascript:…)`` becomes a link only after it; this removes such attributes from the whole page."""
+
+    def check(m: re.Match[str]) -> str:
+        value = html.unescape(m.group(2)[1:-1])
+        value = re.sub(r"[\x00-\x20]+", "", value).lower()
+        scheme = re.match(r"^[a-z][a-z0-9+.-]*:", value)
+        if scheme is None or value.startswith(_SAFE_SCHEMES):
+            return m.group(0)
+        return ""
+
+    return _URL_ATTRIBUTE.sub(check, page)
+
+
+# the lab template without what it loads from the network (require.js, MathJax and mermaid from a CDN): a report
+# needs none of them (figures are inline PNGs, tables plain HTML, no notebook uses LaTeX) and opens offline
 _PAGE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 {%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
 {%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
 """
 
+# ids the table libraries draw at random on every render: great_tables' ten lower-case letters (the id of the
+# table's <div>, its <style> rules prefixed with it) and pandas Styler's T_ and five hex digits
+_GT_ID = re.compile(r'<div id="([a-z]{10})"')
+_STYLER_ID = re.compile(r"\bT_[0-9a-f]{5}\b")
 
-def _summary_html(run_dir: Path, man: dict[str, Any], findings: list[str], notebook: str, seconds: float) -> str:
+
+def stable_ids(page: str) -> str:
+    """``page`` with the random ids of great_tables and pandas Styler tables renumbered in page order
+    (``gt1``, ``gt2``, …; ``T_s1``, …), so rendering the same results twice gives the same bytes."""
+    names: dict[str, str] = {}
+    for found in _GT_ID.finditer(page):
+        key = found.group(1)
+        if key not in names and f"#{key} " in page:
+            names[key] = f"gt{len(names) + 1}"
+    styler: dict[str, str] = {}
+    for found in _STYLER_ID.finditer(page):
+        styler.setdefault(found.group(0), f"T_s{len(styler) + 1}")
+    names.update(styler)
+    if not names:
+        return page
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b")
+    return pattern.sub(lambda m: names[m.group(1)], page)
+
+
+# ------------------------------------------------------------------ the top of the page
+
+TUNE_NOTE = (
+    "Intervals are 95%. Search values are optimistic (the best of many tries on the same games); confirmed "
+    "values are measured on fresh seeds, free of the search's selection but, for a largest gap or a sum of "
+    "distances, still pushed up by noise (the bias-corrected values beside them take the bootstrap's estimate of "
+    "that off). The improvement verdict is a paired test: the recommended change minus the printed data, deal by "
+    "deal on the shared fresh deals, one-sided at 5%. See the sections below for how each number was measured.")
+RUN_NOTE = ("Intervals are 95% and clustered by deal (the games of one deal share their random draws); win rates "
+            "split shared wins. Each section below says which of the stored games it rests on and how its numbers "
+            "were measured.")
+
+_TOP_CSS = """<style>
+#simlab-summary { font-family: sans-serif; max-width: 1100px; margin: 1em auto; padding: 1em;
+  border: 1px solid #ccc; border-radius: 6px; }
+#simlab-summary h1 { margin-top: 0; }
+#simlab-summary .simlab-takeaway { font-size: 1.15em; line-height: 1.5; }
+#simlab-summary .simlab-cautions { background: #fff4e5; border: 1px solid #e6a23c; border-radius: 4px;
+  padding: 0.5em 1em; margin: 0.5em 0 1em; }
+#simlab-summary table th { text-align: left; vertical-align: top; padding-right: 1em; white-space: nowrap; }
+#simlab-summary table td { text-align: left; }
+#simlab-toc { font-family: sans-serif; max-width: 1100px; margin: 0 auto 1em; padding: 0.5em 1em;
+  border: 1px solid #ddd; border-radius: 6px; background: #fafafa; }
+#simlab-toc ol { margin: 0.2em 0; padding-left: 1.4em; }
+#simlab-toc .simlab-toc-title { font-weight: bold; margin: 0.2em 0; }
+@media (min-width: 1500px) {
+  #simlab-toc { position: fixed; top: 1em; left: 0.5em; width: 15em; max-height: calc(100vh - 2em);
+    overflow-y: auto; margin: 0; font-size: 0.9em; }
+  body { padding-left: 17em; }
+}
+</style>"""
+
+
+def stored_deals(man: dict[str, Any]) -> int | None:
+    """The deals a run holds per variant (its stored games over the games of one deal), or None if its plan
+    does not say."""
+    plan = man.get("plan") or {}
+    games, deals = plan.get("games"), plan.get("deals")
+    if not games or not deals:
+        return None
+    per_deal = games / deals
+    variants = max(1, len(man.get("variants") or []))
+    return round(man.get("games_done", 0) / variants / per_deal)
+
+
+def deals_caution(deals: int) -> str:
+    """The caution a page on fewer than ``FEW_DEALS`` (100) deals opens with when its notebook wrote none
+    (:func:`simlab.analysis.headlines.few_deals_caution` writes one that knows the headline's precision)."""
+    return (f"This page rests on {deals:,} deal{'s' if deals != 1 else ''} per variant (fewer than {FEW_DEALS}): "
+            "its intervals are wide and a deal-clustered interval on so few deals is itself rough. Intervals shrink "
+            f"with the square root of the deals: about {max(FEW_DEALS, 4 * deals):,} deals would "
+            f"{'halve them' if 4 * deals >= FEW_DEALS else 'make them trustworthy'}.")
+
+
+def _run_rows(run_dir: Path, man: dict[str, Any], notebook: str) -> tuple[list[tuple[str, str]], str]:
+    """The "what was run" table of a run's page, and the note under it."""
     spec = man.get("spec", {})
     plan = man.get("plan", {})
     players = spec.get("players", {})
     who = players.get("seats") or players.get("pool") or []
-    stop = man.get("stop", {})
+    variants = man.get("variants") or []
+    done = int(man.get("games_done", 0))
+    deals = stored_deals(man)
+    if deals is not None:
+        per_deal = plan["games"] / plan["deals"]
+        stored = f"{done:,} games: {deals:,} deals"
+        if per_deal != 1:
+            stored += f" of {per_deal:g} games each (the seatings of one deal)"
+        if len(variants) > 1:
+            stored += f", in each of {len(variants)} variants ({', '.join(map(str, variants))})"
+    else:
+        stored = f"{done:,} games"
+    planned = int(plan.get("games", 0)) * max(1, len(variants))
+    if planned and planned != done:
+        stored += f"; {planned:,} were planned"
     rows = [
         ("experiment", man["experiment"] + (f": {man['description']}" if man.get("description") else "")),
-        ("game", f"{man['game']}, {', '.join(who)}; rotation {players.get('rotation', 'cyclic')}"),
-        ("games", f"{man.get('games_done', 0):,} stored ({plan.get('games', 0):,} planned per variant, "
-                  f"{len(man.get('variants', []))} variant(s), seed {spec.get('seed', 0)})"),
+        ("game", f"{man['game']}, {', '.join(map(str, who))}; rotation {players.get('rotation', 'cyclic')}"),
+        ("games stored in the run", stored + f" (seed {spec.get('seed', 0)})"),
         ("run", f"{man.get('run_in_project') or Path(run_dir).name} (spec hash {man['spec_hash']}, "
                 f"status {man['status']})"),  # the run's path in its project: no machine's absolute path
         ("versions", ", ".join(f"{k} {v}" for k, v in man.get("versions", {}).items())),
-        ("notebook", f"{notebook}, executed in {seconds:.0f} s"),
+        ("notebook", notebook),
     ]
-    for variant, s in stop.items():
+    for variant, s in (man.get("stop") or {}).items():
         rows.append(("stopping rule", f"{variant}: {s.get('decision')} after {s.get('stop_at'):,} games"))
-    headline = list(findings)
-    if not headline:
-        tables = summary(run_dir)
-        for r in tables["players"].sort("win_rate", descending=True).iter_rows(named=True):
-            headline.append(f"{r['player']} ({r['variant']}): win rate {r['win_rate']:.3f} "
-                            f"[95% CI {r['win_lo']:.3f}, {r['win_hi']:.3f}] over {r['games']:,} seat-games")
-    cells = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in rows)
-    items = "".join(f"<li>{html.escape(f)}</li>" for f in headline)
-    return (
-        '<section id="simlab-summary" style="font-family: sans-serif; max-width: 1100px; margin: 1em auto; '
-        'padding: 1em; border: 1px solid #ccc; border-radius: 6px">'
-        f"<h1>simlab report: {html.escape(man['experiment'])}</h1>"
-        f"<table>{cells}</table><h2>Headline findings</h2><ul>{items}</ul>"
-        "<p>Intervals are 95%; win rates split shared wins; see the notebook below for how each number "
-        "was measured.</p></section>"
-    )
+    return rows, RUN_NOTE
 
 
-def _with_summary(body: str, summary_html: str) -> str:
-    marker = "<body"
-    i = body.find(marker)
-    if i < 0:
-        return summary_html + body
-    j = body.find(">", i) + 1
-    return body[:j] + summary_html + body[j:]
+def _default_findings(run_dir: Path) -> list[str]:
+    """Headline findings for a notebook that wrote none: each player's win rate."""
+    tables = summary(run_dir)
+    out = []
+    for r in tables["players"].sort("win_rate", descending=True).iter_rows(named=True):
+        out.append(f"{r['player']} ({r['variant']}): win rate {r['win_rate']:.3f} "
+                   f"[95% CI {r['win_lo']:.3f}, {r['win_hi']:.3f}] over {r['games']:,} seat-games")
+    return out[:5]
+
+
+def page_top(title: str, findings: dict[str, list[str]], rows: list[tuple[str, str]], note: str) -> str:
+    """The top of a report page: the title, the cautions (a visible box), the takeaway (at most three
+    sentences), the headline findings (at most five) and the compact "what was run" table.
+
+    ``findings`` is :func:`simlab.analysis.headlines.read_findings`'s dict. Every text is escaped.
+    """
+    from simlab.analysis.headlines import MAX_HEADLINES, MAX_TAKEAWAY
+
+    e = html.escape
+    parts = [f'<header id="simlab-summary">{_TOP_CSS}<h1>{e(title)}</h1>']
+    if findings.get("cautions"):
+        items = "".join(f"<li>{e(c)}</li>" for c in findings["cautions"])
+        parts.append(f'<div class="simlab-cautions" role="note"><strong>Caution</strong><ul>{items}</ul></div>')
+    if findings.get("takeaway"):
+        sentences = " ".join(e(t) for t in findings["takeaway"][:MAX_TAKEAWAY])
+        parts.append(f'<h2 id="in-short">In short</h2><p class="simlab-takeaway">{sentences}</p>')
+    headlines = findings.get("headlines", [])[:MAX_HEADLINES]
+    if headlines:
+        items = "".join(f"<li>{e(h)}</li>" for h in headlines)
+        parts.append(f'<h2 id="headline-findings">Headline findings</h2><ol class="simlab-headlines">{items}</ol>')
+    cells = "".join(f'<tr><th scope="row">{e(k)}</th><td>{e(v)}</td></tr>' for k, v in rows)
+    parts.append(f'<h2 id="what-was-run">What was run</h2><table class="simlab-run">{cells}</table>'
+                 f'<p class="simlab-note">{e(note)}</p></header>')
+    return "".join(parts)
+
+
+_HEADING = re.compile(r"<(h[23])\b([^>]*)>(.*?)</\1>", re.DOTALL | re.IGNORECASE)
+_ID = re.compile(r'\bid="([^"]*)"')
+_TAG = re.compile(r"<[^>]+>")
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^\w-]+", "-", text.strip()).strip("-").lower() or "section"
+
+
+def table_of_contents(page: str) -> tuple[str, str]:
+    """(``page`` with an id on every h2/h3 heading, the ``<nav id="simlab-toc">`` listing them with links).
+
+    Headings keep the ids nbconvert gave them; the others get one from their text, made unique.
+    """
+    used = set(_ID.findall(page))
+    entries: list[tuple[str, str, str]] = []
+
+    def visit(m: re.Match[str]) -> str:
+        tag, attrs, inner = m.group(1).lower(), m.group(2), m.group(3)
+        text = html.unescape(_TAG.sub("", inner.replace("¶", ""))).strip()
+        if not text:
+            return m.group(0)
+        found = _ID.search(attrs)
+        if found:
+            anchor = found.group(1)
+        else:
+            base = anchor = _slug(text)
+            n = 1
+            while anchor in used:
+                n += 1
+                anchor = f"{base}-{n}"
+            used.add(anchor)
+            attrs = f'{attrs} id="{anchor}"'
+        entries.append((tag, anchor, text))
+        return f"<{m.group(1)}{attrs}>{inner}</{m.group(1)}>"
+
+    page = _HEADING.sub(visit, page)
+    items, open_sub = [], False
+    for tag, anchor, text in entries:
+        link = f'<a href="#{html.escape(anchor, quote=True)}">{html.escape(text)}</a>'
+        if tag == "h3":
+            if not items:
+                items.append("<li>")
+            if not open_sub:
+                items.append("<ol>")
+                open_sub = True
+            items.append(f"<li>{link}</li>")
+        else:
+            if open_sub:
+                items.append("</ol>")
+                open_sub = False
+            if items:
+                items.append("</li>")
+            items.append(f"<li>{link}")
+    if open_sub:
+        items.append("</ol>")
+    if items:
+        items.append("</li>")
+    nav = (f'<nav id="simlab-toc" aria-label="Contents"><p class="simlab-toc-title">Contents</p>'
+           f'<ol>{"".join(items)}</ol></nav>')
+    return page, nav
+
+
+def finish_page(body: str, top: str) -> str:
+    """The rendered notebook ``body`` with ``top`` (:func:`page_top`) and the table of contents after
+    ``<body>``; ids made stable."""
+    marker = body.find("<body")
+    start = body.find(">", marker) + 1 if marker >= 0 else 0
+    page = body[:start] + top + "<!--simlab-toc-->" + body[start:]
+    page, nav = table_of_contents(page)
+    return stable_ids(page.replace("<!--simlab-toc-->", nav, 1))
