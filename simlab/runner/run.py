@@ -32,6 +32,8 @@ from simlab.runner.variants import variant_data_hash
 DEFAULT_ROOT = Path("results")
 LOCK_FILES = (LOCK_NAME, LOCK_NAME + ".break")
 
+PLAIN_PROGRESS_EVERY = 5.0  # seconds between plain progress lines when the output is not a terminal
+
 
 @dataclass
 class RunResult:
@@ -280,14 +282,17 @@ def _pending_shards(spec: ExperimentSpec, plan: Plan, path: Path, store: RunStor
 
 def _play(spec: ExperimentSpec, todo: list[ShardTask], workers: int, total: int, done_games: int,
           console: Console | None, show_progress: bool) -> Iterator[ShardResult]:
-    """Run the shards on the spec's backend, yielding each as it finishes, with a progress bar."""
+    """Run the shards on the spec's backend, yielding each as it finishes, with a progress bar (on a
+    terminal) or a plain line every :data:`PLAIN_PROGRESS_EVERY` seconds (a log file, CI)."""
+    plain = show_progress and console is not None and not console.is_terminal
     progress = Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("{task.fields[rate]:>10} games/s"), TimeRemainingColumn(),
-        console=console, disable=not show_progress, transient=False,
+        console=console, disable=not show_progress or plain, transient=False,
     )
     start = time.perf_counter()
     played = 0
+    last_line = start
     with progress:
         bar = progress.add_task(escape(spec.name), total=total, completed=done_games, rate="-")
         results = run_tasks(todo, spec.backend, workers, spec.scheduler)
@@ -297,6 +302,12 @@ def _play(spec: ExperimentSpec, todo: list[ShardTask], workers: int, total: int,
                 elapsed = time.perf_counter() - start
                 progress.update(bar, advance=result.task.hi - result.task.lo,
                                 rate=f"{played / max(elapsed, 1e-9):,.0f}")
+                now = time.perf_counter()
+                if plain and (now - last_line >= PLAIN_PROGRESS_EVERY or done_games + played >= total):
+                    last_line = now
+                    done = done_games + played
+                    console.print(f"{spec.name}: playing {done:,}/{total:,} games ({100 * done / max(total, 1):.0f}%), "
+                                  f"{elapsed:.0f} s", markup=False, highlight=False, soft_wrap=True)
                 yield result
         finally:
             results.close()
