@@ -661,16 +661,19 @@ def report(
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="experiment seed (overrides the spec)")] = None,
     workers: Annotated[int | None, typer.Option("--workers", "-w", help="worker processes (0 = all cores)")] = None,
     out: Annotated[Path | None, typer.Option("--out", help="run directory")] = None,
-    report_dir: Annotated[Path | None, typer.Option("--report-dir", help="where the HTML goes")] = None,
+    report_dir: Annotated[Path | None, typer.Option("--report-dir", help="where the HTML goes (default: the run's "
+                                                    "report/ folder)")] = None,
     force: Annotated[bool, typer.Option("--force", help="empty --out first (a fresh run needs an empty one)")] = False,
     trust: Annotated[bool, typer.Option("--trust", help="run a notebook the run names outside its project")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
     show_code: Annotated[bool, typer.Option("--show-code", help="keep the notebook's code cells in the page")] = False,
 ) -> None:
-    """Run (or reuse) an experiment, execute its notebook on the results, write reports/NAME/index.html.
+    """Run (or reuse) an experiment, execute its notebook on the results, write the run's report/index.html.
 
-    A spec with a [tune] section is tuned (or its newest complete tune reused) and the tune reported;
-    a tune folder is reported as it is."""
+    The page goes into the run's folder (results/NAME/RUN/report/) or --report-dir, never into reports/
+    (only simlab publish writes the published pages). A spec with a [tune] section is tuned (or its
+    newest complete tune reused) and the tune reported; a tune folder is reported as it is. When the
+    output is not a terminal, progress is printed as plain lines every few seconds."""
     from simlab.report import report_experiment, report_run
 
     if target.endswith(".toml"):
@@ -684,14 +687,17 @@ def report(
                                       trust=trust, show_code=show_code)
     else:
         index = report_run(target, report_dir, trust=trust, console=console, show_code=show_code)
-    findings = index.parent / "findings.json"
-    if findings.is_file():
-        import json
+    from simlab.analysis.headlines import read_findings
 
+    findings = read_findings(index.parent)
+    if findings["takeaway"]:
+        console.print("[bold]in short[/bold]")
+        console.print("  " + " ".join(findings["takeaway"]), markup=False, highlight=False, soft_wrap=True)
+    if findings["headlines"]:
         console.print("[bold]headline findings[/bold]")
-        for line in json.loads(findings.read_text(encoding="utf-8")):
-            console.print(f"  - {line}", markup=False, highlight=False)
-    console.print(f"report written to {index}")
+        for line in findings["headlines"]:
+            console.print(f"  - {line}", markup=False, highlight=False, soft_wrap=True)
+    console.print(f"report written to {index}", markup=False, highlight=False, soft_wrap=True)
 
 
 results_app = typer.Typer(help="List stored runs and tunes, or show one.", invoke_without_command=True,
