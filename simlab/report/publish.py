@@ -1,39 +1,64 @@
 """The published reports: the headline studies rendered into ``reports/<name>/`` and kept in git.
 
-``simlab publish`` (:func:`publish`) runs each study of :data:`PUBLISHED` from its spec
+``simlab publish`` (:func:`publish`) runs each study listed in ``reports/published.toml``
+(:func:`published_studies`; adding a study is one line there) from its spec
 ``experiments/<name>.toml`` (or reuses the newest complete stored run of the same spec whose
 data and player files are unchanged; a spec with a ``[tune]`` section is tuned, or its newest
 complete tune of the same files reused, and its page is the tune report), reports on it, and
 keeps in ``reports/<name>/`` only what a reader needs: ``index.html`` (figures inline) and
 ``report.json``, the record of what the page was built from (spec hash, the run's input file
 hashes and each variant's data hash, taken from the run's manifest, with paths relative to the
-project). It then rewrites ``reports/README.md``, the index with each study's headline
-findings. :func:`stale` says what no longer matches the current spec and data files, which the
-tests check for every published report.
+project), and ``thumb.png``, the page's first figure scaled down. It then rewrites
+``reports/index.html`` (:func:`write_gallery`: each study's takeaway beside its thumbnail, linking
+to the page) and ``reports/README.md`` (the same as Markdown, with the headline findings).
+Only ``simlab publish`` writes ``reports/``: ``simlab report`` writes into the run's folder.
+:func:`stale` says what no longer matches the current spec and data files, which the tests
+check for every published report.
 
 Everything is relative to the project folder (the current one by default), as ``simlab report`` is.
 """
 
 from __future__ import annotations
 
+import base64
+import html
+import io
 import json
+import re
 import shutil
 import tempfile
 import time
+import tomllib
 from pathlib import Path
 from typing import Any
 
 from simlab.core.errors import SimlabError
 
-# The headline studies, by spec name (experiments/<name>.toml); each new game's study joins as it lands.
-PUBLISHED = ("sentient_card_ev", "sentient_strategies", "smartphone_start_position", "steel_arena_balance",
-             "steel_arena_teams", "pendulum_automa_levels", "pendulum_multiplayer",
-             "smartphone_tune_colours")  # a tune spec: its page is the tune report (simlab.tune)
+STUDIES = "published.toml"  # reports/published.toml: studies = ["name", ...], by spec name (experiments/<name>.toml)
 RECORD = "report.json"
+THUMB = "thumb.png"
+THUMB_WIDTH = 360  # pixels
 # Input kinds whose change makes a published report's numbers stale (the report notebook only
 # changes how they are shown: recorded, but not a reason to rerun a study).
 DATA_KINDS = ("game data file", "data file", "player file")
 KEEP = (".html", ".png", ".svg", ".jpg", ".jpeg", ".css", ".js")  # what a page may need beside it
+
+
+def published_studies(project: Path | None = None) -> tuple[str, ...]:
+    """The published studies, in order, as ``reports/published.toml`` lists them (``studies = [...]``)."""
+    from simlab.runner.store import safe_component
+
+    path = (project or Path.cwd()).resolve() / "reports" / STUDIES
+    if not path.is_file():
+        raise SimlabError(f"{path}: no list of published studies (studies = [\"name\", ...]); run simlab publish in "
+                          "the project folder that holds reports/")
+    try:
+        studies = tomllib.loads(path.read_text(encoding="utf-8")).get("studies")
+    except tomllib.TOMLDecodeError as exc:
+        raise SimlabError(f"{path}: {exc}") from None
+    if not isinstance(studies, list) or not all(isinstance(n, str) and safe_component(n) for n in studies):
+        raise SimlabError(f"{path}: studies must be a list of spec names (plain folder names), not {studies!r}")
+    return tuple(studies)
 
 
 def _relative(path: str, project: Path) -> str:
@@ -167,6 +192,7 @@ def _tune_notebook(man: dict[str, Any], project: Path) -> Path:
 def publish_one(name: str, project: Path | None = None, console: Any = None, show_progress: bool = True,
                 workers: int | None = None) -> Path:
     """Run (or reuse) the study ``name``, report on it and write ``reports/<name>/``; returns its folder."""
+    from simlab.analysis.headlines import read_findings
     from simlab.report.build import notebook_for, report_run
     from simlab.results import manifest
     from simlab.runner.inputs import file_hash
@@ -199,8 +225,7 @@ def publish_one(name: str, project: Path | None = None, console: Any = None, sho
     target = project / "reports" / name
     tmp = Path(tempfile.mkdtemp(prefix=f"simlab-publish-{name}-"))  # kept when the notebook fails, to read
     index = report_run(run_dir, tmp, console=console)
-    findings_file = index.parent / "findings.json"
-    findings = json.loads(findings_file.read_text(encoding="utf-8")) if findings_file.is_file() else []
+    findings = read_findings(index.parent)
     if target.exists():
         shutil.rmtree(target)
     target.mkdir(parents=True)
@@ -210,6 +235,7 @@ def publish_one(name: str, project: Path | None = None, console: Any = None, sho
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(file, dest)
     shutil.rmtree(tmp, ignore_errors=True)
+    write_thumbnail(target / "index.html", target / THUMB)
     # the run's data and player files as the manifest recorded them; the notebook as it rendered the page now
     inputs = relative_inputs({p: e for p, e in man.get("inputs", {}).items() if e.get("kind") != "report notebook"},
                              Path(man.get("project") or project))
@@ -233,7 +259,10 @@ def publish_one(name: str, project: Path | None = None, console: Any = None, sho
         "run_created": man.get("created"),
         "published": time.strftime("%Y-%m-%dT%H:%M:%S"),
         "command": "simlab publish",
-        "findings": findings,
+        "takeaway": findings["takeaway"],
+        "findings": findings["headlines"],
+        "more": findings["more"],
+        "cautions": findings["cautions"],
     }
     (target / RECORD).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     return target
@@ -244,37 +273,113 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def _records(project: Path) -> list[dict[str, Any]]:
+    """The records (``report.json``) of the published studies that are there, in the listed order."""
+    records = []
+    for name in published_studies(project):
+        record_file = project / "reports" / name / RECORD
+        if record_file.is_file():
+            records.append(json.loads(record_file.read_text(encoding="utf-8")))
+    return records
+
+
+def _answer(rec: dict[str, Any]) -> str:
+    """A study's answer in a sentence or three: its takeaway, else its first headline finding."""
+    if rec.get("takeaway"):
+        return " ".join(rec["takeaway"])
+    return rec["findings"][0] if rec.get("findings") else ""
+
+
+def write_thumbnail(page: Path, out: Path, width: int = THUMB_WIDTH) -> Path | None:
+    """``out``: the page's first inline PNG figure scaled to ``width`` pixels (never enlarged), as a PNG with no
+    time stamp or other metadata, so the same page gives the same bytes; None (and no file) if it has no figure."""
+    from PIL import Image
+
+    found = re.search(r'src="data:image/png;base64,([A-Za-z0-9+/=\s]+)"', page.read_text(encoding="utf-8"))
+    out.unlink(missing_ok=True)
+    if found is None:
+        return None
+    with Image.open(io.BytesIO(base64.b64decode(found.group(1)))) as image:
+        image = image.convert("RGB")
+        if image.width > width:
+            image = image.resize((width, max(1, round(image.height * width / image.width))), Image.Resampling.LANCZOS)
+        image.save(out, format="PNG", optimize=False)
+    return out
+
+
+_GALLERY_CSS = """
+body { font-family: sans-serif; max-width: 1100px; margin: 1em auto; padding: 0 1em; color: #222; }
+.studies { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr));
+  gap: 1em; }
+.study { border: 1px solid #ccc; border-radius: 6px; padding: 0.8em; overflow-wrap: anywhere; }
+.study h2 { font-size: 1.1em; margin: 0 0 0.4em; }
+.study img { width: 100%; height: auto; border: 1px solid #eee; }
+.study p { margin: 0.4em 0; }
+.study .meta { color: #555; font-size: 0.85em; }
+"""
+
+
+def write_gallery(project: Path | None = None) -> Path:
+    """``reports/index.html``: every published study (tune pages included) as a card with its thumbnail and
+    takeaway, linking to its page. Nothing but the records goes into it, so the same records give the same bytes."""
+    project = (project or Path.cwd()).resolve()
+    e = html.escape
+    cards = []
+    for rec in _records(project):
+        name = rec["experiment"]
+        link = f"{name}/index.html"
+        thumb = project / "reports" / name / THUMB
+        picture = (f'<a href="{e(link, quote=True)}"><img src="{e(name, quote=True)}/{THUMB}" '
+                   f'alt="the first figure of the {e(name, quote=True)} report"></a>' if thumb.is_file() else "")
+        deals = f" in {rec['deals']:,} deals" if rec.get("deals") else ""
+        cards.append(
+            f'<li class="study"><h2><a href="{e(link, quote=True)}">{e(name)}</a></h2>{picture}'
+            f"<p>{e(_answer(rec))}</p>"
+            f'<p class="meta">{e(rec.get("description", ""))}; {rec.get("games", 0):,} games{deals}; spec '
+            f'<code>{e(rec.get("spec", ""))}</code></p></li>')
+    page = (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>simlab: published reports</title>\n<style>{_GALLERY_CSS}</style>\n</head>\n<body>\n"
+        "<h1>Published reports</h1>\n"
+        "<p>The headline studies, rendered by <code>simlab publish</code> from their specs in "
+        "<code>experiments/</code>. Each card gives the study's answer in short; open the page for the "
+        "findings with their intervals, the figures and how each number was measured.</p>\n"
+        f'<ul class="studies">\n{chr(10).join(cards)}\n</ul>\n</body>\n</html>\n')
+    out = project / "reports" / "index.html"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(page, encoding="utf-8")
+    return out
+
+
 def write_index(project: Path | None = None) -> Path:
-    """``reports/README.md``: every published report with its description and headline findings."""
+    """``reports/README.md``: every published report with its description, takeaway and headline findings."""
     project = (project or Path.cwd()).resolve()
     lines = [
         "# Published reports",
         "",
         "The headline studies, rendered from their specs in `experiments/` and kept in the repository so",
-        "that a reader sees the results without running anything. Each folder holds the page",
-        "(`index.html`, figures inline) and `report.json`: the spec hash, the run's input file hashes",
-        "and each variant's data hash it was built from, the games it rests on and its findings.",
+        "that a reader sees the results without running anything; [`index.html`](index.html) shows them as a",
+        "gallery. Each folder holds the page (`index.html`, figures inline), `thumb.png` (its first figure, for",
+        "the gallery) and `report.json`: the spec hash, the run's input file hashes and each variant's data",
+        "hash it was built from, the games it rests on and its findings. The studies are listed in",
+        "[`published.toml`](published.toml): adding one is a line there.",
         "`tests/report/test_published.py` fails when a spec or data file changes after its report was",
-        "published. Regenerate them all (reusing stored runs of unchanged specs) with",
+        "published. Regenerate them all (reusing stored runs of unchanged specs), the gallery and this file with",
         "",
         "```",
         "simlab publish",
         "```",
         "",
-        "or one of them with `simlab publish NAME`. Reports you build yourself (`simlab report SPEC`)",
-        "land in `reports/NAME/` too but stay out of git.",
+        "or one of them with `simlab publish NAME`. Reports you build yourself (`simlab report SPEC`) go into",
+        "the run's own folder (`results/NAME/RUN/report/index.html`) or `--report-dir`, never here.",
         "",
     ]
-    records = []
-    for name in PUBLISHED:
-        record_file = project / "reports" / name / RECORD
-        if record_file.is_file():
-            records.append(json.loads(record_file.read_text(encoding="utf-8")))
-    lines += ["| report | what was run | headline finding |", "|---|---|---|"]
+    records = _records(project)
+    lines += ["| report | what was run | in short |", "|---|---|---|"]
     for rec in records:
-        headline = rec["findings"][0] if rec.get("findings") else ""
         lines.append(f"| [{rec['experiment']}]({rec['experiment']}/index.html) | {_cell(rec.get('description', ''))} "
-                     f"| {_cell(headline)} |")
+                     f"| {_cell(_answer(rec))} |")
     lines.append("")
     for rec in records:
         name = rec["experiment"]
@@ -286,9 +391,13 @@ def write_index(project: Path | None = None) -> Path:
         deals = f" ({rec['deals']:,} deals{per})" if rec.get("deals") else ""
         several = f", {variants} variants" if variants > 1 else ""
         lines += [f"Spec [`{rec['spec']}`](../{rec['spec']}) (hash `{rec['spec_hash']}`): {rec['games']:,} games"
-                  f"{deals}{several}; published {rec['published'][:10]}. Headline findings:", ""]
-        lines += [f"- {finding}" for finding in rec.get("findings", [])]
-        lines.append("")
+                  f"{deals}{several}; published {rec['published'][:10]}.", ""]
+        if rec.get("takeaway"):
+            lines += [" ".join(rec["takeaway"]), ""]
+        if rec.get("findings"):
+            lines += ["Headline findings:", ""]
+            lines += [f"- {finding}" for finding in rec["findings"]]
+            lines.append("")
     out = project / "reports" / "README.md"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(lines).rstrip("\n") + "\n", encoding="utf-8")
@@ -297,16 +406,19 @@ def write_index(project: Path | None = None) -> Path:
 
 def publish(names: list[str] | None = None, project: Path | None = None, console: Any = None,
             show_progress: bool = True, workers: int | None = None) -> list[Path]:
-    """Regenerate the published reports (all of :data:`PUBLISHED`, or ``names``) and their index."""
-    chosen = list(names) if names else list(PUBLISHED)
-    unknown = [n for n in chosen if n not in PUBLISHED]
+    """Regenerate the published reports (every study of ``reports/published.toml``, or ``names``), the gallery
+    ``reports/index.html`` and ``reports/README.md``."""
+    studies = published_studies(project)
+    chosen = list(names) if names else list(studies)
+    unknown = [n for n in chosen if n not in studies]
     if unknown:
-        raise SimlabError(f"not a published study: {', '.join(unknown)} (the published ones: "
-                          f"{', '.join(PUBLISHED)})")
+        raise SimlabError(f"not a published study: {', '.join(unknown)} (the published ones, listed in "
+                          f"reports/{STUDIES}: {', '.join(studies)})")
     out = []
-    for name in chosen:
+    for i, name in enumerate(chosen, 1):
         if console is not None:
-            console.print(f"publishing {name}", markup=False, highlight=False)
+            console.print(f"publishing {name} ({i}/{len(chosen)})", markup=False, highlight=False)
         out.append(publish_one(name, project, console=console, show_progress=show_progress, workers=workers))
+    write_gallery(project)
     write_index(project)
     return out

@@ -4,9 +4,11 @@ the current specs and data files (a report left stale by a change to either fail
 
 from __future__ import annotations
 
+import html
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,13 +16,17 @@ from typer.testing import CliRunner
 
 from simlab.report import publish as pub
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from page_notebook import write_notebook
+
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_BYTES = 5_000_000  # a published report is a page to read, not a data set
+STUDIES = pub.published_studies(ROOT)  # reports/published.toml
 
 
-@pytest.mark.parametrize("name", pub.PUBLISHED)
+@pytest.mark.parametrize("name", STUDIES)
 def test_published_report_matches_the_current_spec_and_data(name, monkeypatch):
     monkeypatch.chdir(ROOT)
     folder = ROOT / "reports" / name
@@ -29,11 +35,11 @@ def test_published_report_matches_the_current_spec_and_data(name, monkeypatch):
     problems = pub.stale(name, ROOT)
     assert not problems, f"reports/{name} is stale, run `simlab publish {name}`:\n  " + "\n  ".join(problems)
     record = json.loads((folder / pub.RECORD).read_text())
-    assert record["status"] == "complete" and record["games"] > 0 and record["findings"]
+    assert record["status"] == "complete" and record["games"] > 0 and (record["findings"] or record.get("takeaway"))
     assert record["notebook"] and record["notebook"].endswith(".ipynb")
 
 
-@pytest.mark.parametrize("name", pub.PUBLISHED)
+@pytest.mark.parametrize("name", STUDIES)
 def test_published_folder_holds_only_the_page_and_its_record(name):
     folder = ROOT / "reports" / name
     files = [p for p in folder.rglob("*") if p.is_file()]
@@ -48,10 +54,19 @@ def test_published_folder_holds_only_the_page_and_its_record(name):
 def test_the_index_lists_every_published_report_with_its_findings():
     index = (ROOT / "reports" / "README.md").read_text(encoding="utf-8")
     assert "simlab publish" in index
-    for name in pub.PUBLISHED:
+    for name in STUDIES:
         assert f"]({name}/index.html)" in index
         record = json.loads((ROOT / "reports" / name / pub.RECORD).read_text())
-        assert record["findings"][0] in index
+        assert (record.get("takeaway") or record["findings"])[0] in index
+
+
+def test_the_gallery_lists_every_published_report():
+    """issue 23: reports/index.html, each study with its answer and a thumbnail, linking to its page."""
+    gallery = (ROOT / "reports" / "index.html").read_text(encoding="utf-8")
+    for name in STUDIES:
+        assert f'href="{name}/index.html"' in gallery
+        if (ROOT / "reports" / name / pub.THUMB).is_file():
+            assert f'src="{name}/{pub.THUMB}"' in gallery
 
 
 @pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="not a git checkout")
@@ -59,11 +74,13 @@ def test_git_tracks_the_published_reports_and_ignores_the_rest():
     def ignored(path: str) -> bool:
         return subprocess.run(["git", "check-ignore", "-q", "--no-index", path], cwd=ROOT).returncode == 0
 
-    for name in pub.PUBLISHED:
+    for name in STUDIES:
         assert not ignored(f"reports/{name}/index.html") and not ignored(f"reports/{name}/{pub.RECORD}")
+        assert not ignored(f"reports/{name}/{pub.THUMB}")
         assert ignored(f"reports/{name}/notebook.ipynb") and ignored(f"reports/{name}/findings.json")
-    assert not ignored("reports/README.md")
-    assert ignored("reports/my_experiment/index.html") and ignored("test-artifacts/browser/x.png")
+    for path in ("reports/README.md", "reports/index.html", f"reports/{pub.STUDIES}"):
+        assert not ignored(path)
+    assert ignored("test-artifacts/browser/x.png")
 
 
 TINY = """
@@ -73,7 +90,7 @@ seed = 4
 games = 90
 shard_size = 90
 workers = 1
-report = "sentient_strategies.ipynb"
+report = "page.ipynb"
 
 [data]
 cards = "cards.csv"
@@ -94,8 +111,10 @@ def project(tmp_path, monkeypatch):
     (tmp_path / "experiments").mkdir()
     (tmp_path / "experiments" / "tiny.toml").write_text(TINY)
     shutil.copyfile(game_data_dir(get_game("sentient")) / "cards.csv", tmp_path / "experiments" / "cards.csv")
+    write_notebook(tmp_path / "experiments" / "page.ipynb")  # a small notebook whose figures pass the check
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "reports" / pub.STUDIES).write_text('studies = ["tiny"]\n')
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(pub, "PUBLISHED", ("tiny",))
     return tmp_path
 
 
@@ -105,19 +124,33 @@ def test_simlab_publish_writes_the_page_its_record_and_the_index(project):
     result = CliRunner().invoke(app, ["publish", "-q"])
     assert result.exit_code == 0, result.output
     folder = project / "reports" / "tiny"
-    assert sorted(p.name for p in folder.iterdir()) == ["index.html", "report.json"]
+    assert sorted(p.name for p in folder.iterdir()) == ["index.html", "report.json", "thumb.png"]
     record = json.loads((folder / "report.json").read_text())
-    assert record["spec"] == "experiments/tiny.toml" and record["games"] == 90 and record["findings"]
+    assert record["spec"] == "experiments/tiny.toml" and record["games"] == 90
+    assert record["findings"] or record["takeaway"]
     assert record["inputs"]["experiments/cards.csv"]["kind"] == "data file"
     assert any(p.startswith("simlab/games/sentient/data/") for p in record["inputs"])
-    assert record["data"]["base"] and record["notebook"].endswith("sentient_strategies.ipynb")
+    assert record["data"]["base"] and record["notebook"] == "experiments/page.ipynb"
     assert pub.stale("tiny", project) == []
     index = (project / "reports" / "README.md").read_text()
-    assert "](tiny/index.html)" in index and record["findings"][0] in index
+    answer = (record["takeaway"] or record["findings"])[0]
+    assert "](tiny/index.html)" in index and answer in index
+    gallery = (project / "reports" / "index.html").read_text()
+    assert 'href="tiny/index.html"' in gallery and 'src="tiny/thumb.png"' in gallery
+    assert html.escape(answer) in gallery
+    page, thumb = (folder / "index.html").read_bytes(), (folder / "thumb.png").read_bytes()
 
-    # a second publish reuses the stored run
+    # a second publish reuses the stored run, and gives the same page and thumbnail, byte for byte
     again = CliRunner().invoke(app, ["publish", "tiny"])
     assert again.exit_code == 0 and "reusing the stored run" in again.output
+    assert (folder / "index.html").read_bytes() == page and (folder / "thumb.png").read_bytes() == thumb
+    # and `simlab report` of the published study leaves reports/ untouched: the page goes into the run
+    before = {p: p.read_bytes() for p in (project / "reports").rglob("*") if p.is_file()}
+    user = CliRunner().invoke(app, ["report", "experiments/tiny.toml", "-q"])
+    assert user.exit_code == 0, user.output
+    assert {p: p.read_bytes() for p in (project / "reports").rglob("*") if p.is_file()} == before
+    run_dir = next((project / "results" / "tiny").iterdir())
+    assert (run_dir / "report" / "index.html").is_file()
     assert len(list((project / "results" / "tiny").iterdir())) == 1
 
     # a changed data file, or a changed spec, makes the published report stale
@@ -143,3 +176,15 @@ def test_an_unknown_study_is_one_clear_error(project):
     result = CliRunner().invoke(app, ["publish", "nonesuch"])
     assert result.exit_code != 0
     assert "not a published study: nonesuch" in str(result.exception) + result.output
+
+
+def test_the_studies_are_data(project):
+    """issue 24: the published studies are listed in reports/published.toml, not in code."""
+    (project / "reports" / pub.STUDIES).write_text('studies = ["tiny", "other"]\n')
+    assert pub.published_studies(project) == ("tiny", "other")
+    (project / "reports" / pub.STUDIES).write_text('studies = ["../evil"]\n')
+    with pytest.raises(pub.SimlabError, match="plain folder names"):
+        pub.published_studies(project)
+    (project / "reports" / pub.STUDIES).unlink()
+    with pytest.raises(pub.SimlabError, match="no list of published studies"):
+        pub.published_studies(project)
