@@ -830,6 +830,41 @@ def _show_tune(path: Path, man: dict[str, Any], as_json: bool) -> None:
 
 
 @app.command()
+def compare(
+    run_a: Annotated[str, typer.Argument(metavar="RUN_A", help="the first stored run (the baseline)")],
+    run_b: Annotated[str, typer.Argument(metavar="RUN_B", help="the second stored run (e.g. a rule change)")],
+    variant_a: Annotated[str | None, typer.Option("--variant-a", help="RUN_A's variant (when it has several)")] = None,
+    variant_b: Annotated[str | None, typer.Option("--variant-b", help="RUN_B's variant (when it has several)")] = None,
+    root: Annotated[Path, typer.Option("--root", help="where runs are stored")] = Path("results"),
+    draws: Annotated[int, typer.Option("--draws", help="deal-bootstrap resamples")] = 2000,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="seed of the bootstrap")] = 0,
+    as_json: JsonOpt = False,
+) -> None:
+    """The difference B - A of two stored runs' win rates (per player, seat and start position), mean scores and
+    game measures, with 95% intervals: paired by deal when the runs share deal seeds, independent otherwise;
+    Holm over the rows says which differences hold (docs/experiments.md)."""
+    from simlab.compare import compare_runs
+
+    _check_seed(seed)
+    result = compare_runs(run_a, run_b, variant_a, variant_b, root, draws, seed)
+    if as_json:
+        _print_json({"game": result.game, "paired": result.paired, "shared_deals": result.shared,
+                     "deals_a": result.deals_a, "deals_b": result.deals_b, "left_out": result.left_out,
+                     "method": result.method(), "rows": result.table.to_dicts()})
+        return
+    table = Table("measure", "of", "A", "B", "B - A", "95% interval", "Holm p", "differs",
+                  title=f"{result.game}: B - A", title_justify="left")
+    for r in result.table.iter_rows(named=True):
+        table.add_row(escape(r["measure"]), escape(r["of"]), f"{r['a']:.4f}", f"{r['b']:.4f}", f"{r['diff']:+.4f}",
+                      f"[{r['diff_lo']:+.4f}, {r['diff_hi']:+.4f}]", f"{r['holm_p']:.3g}",
+                      "yes" if r["differs"] else "no")
+    console.print(table)
+    console.print(result.method(), markup=False, highlight=False, soft_wrap=True)
+    if result.left_out:
+        console.print(f"{result.left_out} measure(s) of only one run left out", markup=False, highlight=False)
+
+
+@app.command()
 def replay(
     run_name: Annotated[str, typer.Argument(metavar="RUN", help="run directory, experiment/run or run name")],
     game_index: Annotated[int, typer.Option("--game", help="game index in the run")],
