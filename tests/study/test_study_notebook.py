@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from study_helpers import fabricate_run
 from typer.testing import CliRunner
 
+from simlab.analysis.headlines import read_findings
 from simlab.core.errors import SimlabError
 from simlab.core.game import get_game
 from simlab.report.build import NOTEBOOKS, notebook_for, report_run
@@ -18,7 +20,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = NOTEBOOKS / "smartphone_start_position.ipynb"
 SECTIONS = ("Win rate by start colour", "VP by start colour", "robust to how people play",
-            "Where does the VP difference come from", "Data variants", "Headline findings")
+            "Where does the VP difference come from", "Data variants")
 
 
 def _smartphone_registered() -> bool:
@@ -46,8 +48,13 @@ def test_notebook_on_a_fabricated_run_with_variants(tmp_path):
     for section in SECTIONS:
         assert section in page
     assert page.count("data:image/png;base64") >= 5
-    findings = json.loads((tmp_path / "report" / "findings.json").read_text())
+    assert "Parameters:" not in page and "No data variants" not in page  # no notebook wiring, no empty section
+    read = read_findings(tmp_path / "report")
+    findings = read["headlines"] + read["more"]
+    assert 1 <= len(read["takeaway"]) <= 3 and len(read["headlines"]) == 5  # issue 23: the answer at a glance
     assert findings and all("CI" in f or "p =" in f for f in findings)
+    assert not any(re.search(r"\de-\d", f) for f in read["takeaway"] + findings)  # never 'p = 2.23e-124'
+    assert read["cautions"] and "3 deals" in read["cautions"][0]  # a page on 3 deals says so
     assert any(f.startswith("5 players: best start blue (USA)") for f in findings)
     assert any("most even data is 'usa_even'" in f for f in findings)
 
@@ -59,8 +66,12 @@ def test_notebook_runs_its_own_default_experiment(tmp_path):
     papermill.execute_notebook(str(NOTEBOOK), str(tmp_path / "out.ipynb"),
                                parameters={"run_dir": None, "report_dir": str(tmp_path)}, kernel_name="python3",
                                progress_bar=False, cwd=str(tmp_path))
-    findings = json.loads((tmp_path / "findings.json").read_text())
+    findings = read_findings(tmp_path)["headlines"]
     assert [f.split(":")[0] for f in findings[:4]] == ["2 players", "3 players", "4 players", "5 players"]
+    cells = json.loads((tmp_path / "out.ipynb").read_text())["cells"]
+    shown = json.dumps([c.get("outputs", []) for c in cells]) + json.dumps(
+        [c["source"] for c in cells if c["cell_type"] == "markdown"])
+    assert "Data variants" not in shown and "Parameters:" not in shown  # no empty section, no wiring (issue 23)
 
 
 @needs_engine
