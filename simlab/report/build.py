@@ -387,13 +387,15 @@ def render_html(nb: Any, show_code: bool = False) -> str:
 
 
 _URL_ATTRIBUTE = re.compile(r"""\s(href|src|action|formaction|xlink:href)\s*=\s*("[^"]*"|'[^']*')""", re.IGNORECASE)
+_IMG_WITHOUT_SOURCE = re.compile(r"<img\b(?![^>]*\ssrc=)[^>]*>", re.IGNORECASE)  # what is left of an unsafe image
 _SAFE_SCHEMES = ("http:", "https:", "mailto:", "data:image/png;", "data:image/jpeg;", "data:image/svg+xml;")
 
 
 def safe_urls(page: str) -> str:
     """``page`` without a link or source whose scheme could run code (``javascript:``, ``vbscript:``, a
     ``data:`` that is not an image): the sanitiser sees a Markdown output before it is rendered, so a Markdown
-    link ``[x](javascript:…)`` becomes a link only after it; this removes such attributes from the whole page."""
+    link ``[x](javascript:…)`` becomes a link only after it; this removes such attributes from the whole page,
+    and the images left without a source (an ``<img onerror=…>`` the sanitiser stripped)."""
 
     def check(m: re.Match[str]) -> str:
         value = html.unescape(m.group(2)[1:-1])
@@ -403,7 +405,7 @@ def safe_urls(page: str) -> str:
             return m.group(0)
         return ""
 
-    return _URL_ATTRIBUTE.sub(check, page)
+    return _IMG_WITHOUT_SOURCE.sub("", _URL_ATTRIBUTE.sub(check, page))
 
 
 # the lab template without what it loads from the network (require.js, MathJax and mermaid from a CDN): a report

@@ -5,7 +5,8 @@ JSON messages separated by NUL bytes on file descriptors 3 and 4), so nothing be
 standard library and Debian's ``chromium`` package is needed. :func:`inspect_page` loads a
 page at a desktop viewport, waits for it to load, and returns a :class:`PageReport`: every
 image and whether it loaded, the page's scroll width against the viewport, the elements
-wider than the viewport, every console error, uncaught exception and failed load, and a
+wider than the viewport, the text elements (headings, table cells, the table of contents,
+captions) whose boxes overlap, every console error, uncaught exception and failed load, and a
 full-page screenshot.
 """
 
@@ -30,9 +31,13 @@ VIEWPORT = (1280, 900)
 BLOCK_NETWORK = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost"
 MAX_SHOT_HEIGHT = 16_000  # Chromium cannot capture a texture taller than about 16k pixels
 
-# Run in the page after it has loaded: images, widths, and the elements wider than the viewport.
+# The elements whose text must not overlap another's (the check draws their boxes, not the glyphs).
+TEXT_SELECTOR = ("h1, h2, h3, h4, th, td, figcaption, #simlab-toc a, #simlab-summary li, .simlab-takeaway, "
+                 ".study h2, .study p")
+# Run in the page after it has loaded: images, widths, the elements wider than the viewport, and overlapping text.
 PROBE = r"""
 (() => {
+  const TEXT_SELECTOR = '__TEXT_SELECTOR__';
   const vw = window.innerWidth;
   const images = Array.from(document.images).map(img => ({
     src: (img.currentSrc || img.src || '').slice(0, 80), complete: img.complete,
@@ -52,12 +57,37 @@ PROBE = r"""
       seen.push(el);
     }
   }
-  return {images, wide, scrollWidth: document.documentElement.scrollWidth,
+  // text that overlaps other text: headings, table cells, the table of contents, captions, list items
+  const texts = [];
+  for (const el of document.querySelectorAll(TEXT_SELECTOR)) {
+    const r = el.getBoundingClientRect();
+    const style = window.getComputedStyle(el);
+    if (r.width < 1 || r.height < 1 || style.visibility === 'hidden' || !(el.innerText || '').trim()) continue;
+    texts.push({el, r: {left: r.left + window.scrollX, right: r.right + window.scrollX,
+                        top: r.top + window.scrollY, bottom: r.bottom + window.scrollY}});
+  }
+  texts.sort((a, b) => a.r.top - b.r.top);
+  const overlaps = [];
+  for (let i = 0; i < texts.length && overlaps.length < 20; i++) {
+    const a = texts[i];
+    for (let j = i + 1; j < texts.length && texts[j].r.top < a.r.bottom - 2; j++) {
+      const b = texts[j];
+      if (a.el.contains(b.el) || b.el.contains(a.el)) continue;
+      const w = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
+      const h = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
+      if (w > 2 && h > 2) {
+        overlaps.push({a: describe(a.el).slice(0, 60), b: describe(b.el).slice(0, 60),
+                       aText: (a.el.innerText || '').trim().slice(0, 40).replace(/\s+/g, ' '),
+                       bText: (b.el.innerText || '').trim().slice(0, 40).replace(/\s+/g, ' ')});
+      }
+    }
+  }
+  return {images, wide, overlaps, scrollWidth: document.documentElement.scrollWidth,
           bodyScrollWidth: document.body ? document.body.scrollWidth : 0, innerWidth: vw,
           innerHeight: window.innerHeight, title: document.title,
           textLength: (document.body ? document.body.innerText : '').length};
 })()
-"""
+""".replace("__TEXT_SELECTOR__", TEXT_SELECTOR)
 
 
 class BrowserError(RuntimeError):
@@ -80,6 +110,7 @@ class PageReport:
     url: str
     images: list[dict[str, Any]] = field(default_factory=list)
     wide: list[dict[str, Any]] = field(default_factory=list)
+    overlaps: list[dict[str, Any]] = field(default_factory=list)
     scroll_width: int = 0
     inner_width: int = 0
     console_errors: list[str] = field(default_factory=list)
@@ -97,6 +128,7 @@ class PageReport:
             out.append(f"page scrolls sideways: scrollWidth {self.scroll_width} > viewport {self.inner_width}")
         out += [f"element wider than the viewport ({self.inner_width}px): {w['element']} in cell {w['cell']} "
                 f"(width {w['width']}, right edge {w['right']}): {w['text']!r}" for w in self.wide]
+        out += [f"text overlaps: {o['a']} {o['aText']!r} and {o['b']} {o['bText']!r}" for o in self.overlaps]
         out += [f"console: {line}" for line in self.console_errors]
         return out
 
@@ -260,7 +292,7 @@ def inspect_page(page: Path, screenshot: Path | None = None, binary: str | None 
             if "exceptionDetails" in probe:
                 raise BrowserError(f"probe failed: {probe['exceptionDetails']}")
             found = probe["result"]["value"]
-            report = PageReport(url=url, images=found["images"], wide=found["wide"],
+            report = PageReport(url=url, images=found["images"], wide=found["wide"], overlaps=found["overlaps"],
                                 scroll_width=found["scrollWidth"], inner_width=found["innerWidth"],
                                 text_length=found["textLength"])
             if screenshot is not None:

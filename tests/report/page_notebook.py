@@ -40,10 +40,9 @@ ax.plot([0, 1], [0, 1])
 ax.set_xlabel("games")
 ax.set_ylabel("share")
 plt.show()""", []),
-    ("code", """\
-hostile = %r
+    ("code", f"hostile = {HOSTILE!r}\n" + """\
 display(Markdown("## Names\\n\\n" + "\\n".join(f"- player {h}" for h in hostile)))
-display(HTML("<p>label " + hostile[1] + "</p><script>alert(4)</script>"))""" % (HOSTILE,), []),
+display(HTML("<p>label " + hostile[1] + "</p><script>alert(4)</script>"))""", []),
     ("code", """\
 h = Headlines()
 h.say("The greedy player wins most often in this tiny run.")

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from browser import BrowserError, find_chromium, inspect_page
 
-from simlab.report.publish import PUBLISHED as PUBLISHED_STUDIES
+from simlab.report.publish import published_studies
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore::DeprecationWarning"),
@@ -27,7 +27,7 @@ pytestmark = [
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 # the published studies that are there (test_published.py fails for one that is not); not a user's own reports
-PUBLISHED = [name for name in PUBLISHED_STUDIES if (ROOT / "reports" / name / "index.html").is_file()]
+PUBLISHED = [name for name in published_studies(ROOT) if (ROOT / "reports" / name / "index.html").is_file()]
 
 # One small run per notebook: the shape of its study, a few hundred games.
 SMALL = {
@@ -99,9 +99,45 @@ def test_the_checks_catch_what_they_should(tmp_path):
     report = inspect_page(wide)
     assert report.scroll_width > report.inner_width and "page scrolls sideways" in "\n".join(report.problems())
 
+    overlap = tmp_path / "overlap.html"
+    overlap.write_text("<html><body><h2>A heading</h2><h3 style='margin-top:-1.6em'>Another heading</h3>"
+                       "<table><tr><td>cell one</td><td style='position:relative;left:-30px'>cell two</td></tr>"
+                       "</table></body></html>")
+    problems = "\n".join(inspect_page(overlap).problems())
+    assert "text overlaps: h2 'A heading' and h3 'Another heading'" in problems
+    assert "text overlaps: td 'cell one' and td 'cell two'" in problems
+
     good = tmp_path / "good.html"
     good.write_text("<html><body><p>fine</p></body></html>")
     assert inspect_page(good).problems() == []
+
+
+def test_the_gallery_in_a_browser(tmp_path):
+    """issue 23: reports/index.html, each study's thumbnail and answer linking to its page (the published one
+    when there is one, and one built here from two made-up records)."""
+    import json
+
+    from PIL import Image
+
+    from simlab.report import publish as pub
+
+    if (ROOT / "reports" / "index.html").is_file():
+        _check(ROOT / "reports" / "index.html", "published-gallery")
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "reports" / pub.STUDIES).write_text('studies = ["one", "two"]\n')
+    for i, name in enumerate(["one", "two"]):
+        folder = tmp_path / "reports" / name
+        folder.mkdir()
+        (folder / "index.html").write_text("<html><body><p>page</p></body></html>")
+        Image.new("RGB", (360, 200), (40 * i, 120, 200)).save(folder / pub.THUMB)
+        (folder / pub.RECORD).write_text(json.dumps({
+            "experiment": name, "description": f"study {name}", "spec": f"experiments/{name}.toml", "games": 9000,
+            "deals": 1000, "takeaway": [f"The answer of {name} <b>in short</b>, with [0.1, 0.2]. " * 3],
+            "findings": []}))
+    gallery = pub.write_gallery(tmp_path)
+    report = inspect_page(gallery, screenshot=ARTIFACTS / "fresh-gallery.png")
+    assert len(report.images) == 2 and not report.problems(), report.problems()
+    assert "<b>" not in gallery.read_text()
 
 
 def test_a_browser_that_dies_is_one_clear_error(tmp_path):

@@ -94,6 +94,7 @@ def test_hostile_names_are_inert_and_figures_and_tables_still_show(built):
     page = built["page"]
     lower = page.lower()
     assert "<script" not in lower and not re.search(r"\sonerror\s*=", lower) and "javascript:" not in lower
+    assert not re.search(r"<img\b(?![^>]*\ssrc=)", page)  # the stripped <img onerror> is gone, not a broken image
     assert re.search(r"<li>player\s*<a>x</a>", page)  # the Markdown link kept as text, without its target
     assert len(re.findall(r'<img[^>]+src="data:image/png;base64,', page)) >= 2  # figures.show and plt.show
     assert '<div id="gt1"' in page and "Win rate by player" in page and "#gt1 table" in page
@@ -166,7 +167,8 @@ def test_random_table_ids_are_renumbered_in_page_order():
 
 def test_unsafe_urls_are_removed():
     page = ('<a href="javascript:alert(1)">x</a><a href=" jav&#x61;script:x">y</a><a href="#a">z</a>'
-            '<img src="data:image/png;base64,AA"><a href="data:text/html,x">v</a><a href="b.html">r</a>')
+            '<img src="data:image/png;base64,AA"><a href="data:text/html,x">v</a><a href="b.html">r</a>'
+            '<img alt="x"/><img src="javascript:x">')
     assert build.safe_urls(page) == ('<a>x</a><a>y</a><a href="#a">z</a><img src="data:image/png;base64,AA">'
                                      '<a>v</a><a href="b.html">r</a>')
 
