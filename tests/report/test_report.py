@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from typer.testing import CliRunner
 
+from simlab.analysis.headlines import read_findings
 from simlab.cli import app
 from simlab.report import report_run
 from simlab.runner.run import run_experiment
@@ -40,11 +39,12 @@ def test_simlab_report_writes_a_complete_page(tmp_path, monkeypatch):
     page = (tmp_path / "out" / "index.html").read_text()
     assert page.count('id="simlab-summary"') == 1
     assert "a tiny report test" in page and "Headline findings" in page
-    assert "405 stored" in page  # 400 rounded up to whole deals of 9 seatings
+    assert "405 games: 45 deals of 9 games each" in page  # 400 rounded up to whole deals of 9 seatings
     assert page.count("data:image/png;base64") >= 3  # ladder, heat map, seats
     for section in ("The ladder", "Matchups", "Seat advantage", "Game metrics"):
         assert section in page
-    findings = json.loads((tmp_path / "out" / "findings.json").read_text())
+    found = read_findings(tmp_path / "out")
+    findings = found["headlines"] + found["more"]
     assert any("strongest" in f for f in findings) and all("CI" in f or "p =" in f for f in findings)
     # a second report reuses the stored run instead of playing it again
     again = CliRunner().invoke(app, ["report", str(spec), "-q", "--report-dir", str(tmp_path / "out2")])
@@ -67,7 +67,8 @@ def test_card_ev_notebook_on_a_small_ablation_run(tmp_path):
     page = index.read_text()
     for section in ("Causal value", "Observational value", "By robot type", "player count", "Regression"):
         assert section in page
-    findings = json.loads((tmp_path / "report" / "findings.json").read_text())
+    found = read_findings(tmp_path / "report")
+    findings = found["headlines"] + found["more"]
     assert any("causal, paired ablation" in f for f in findings)
     assert any("correlational" in f for f in findings)
 
@@ -100,5 +101,5 @@ def test_notebooks_run_top_to_bottom_with_their_default_run(tmp_path, name):
 
     papermill.execute_notebook(str(NOTEBOOKS / name), str(tmp_path / name), parameters={"report_dir": str(tmp_path)},
                                kernel_name="python3", progress_bar=False, cwd=str(tmp_path))
-    findings = json.loads((tmp_path / "findings.json").read_text())
-    assert len(findings) >= 3
+    found = read_findings(tmp_path)
+    assert len(found["headlines"] + found["more"]) >= 3
