@@ -913,6 +913,8 @@ def tune(
     resume: Annotated[bool, typer.Option("--resume", help="continue the tune in --out (or the latest one)")] = False,
     force: Annotated[bool, typer.Option("--force", help="empty --out first")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
+    dashboard: Annotated[bool, typer.Option("--dashboard", help="open the tune (--out, else the spec's newest) in "
+                                            "optuna-dashboard instead of tuning; works while a tune runs")] = False,
 ) -> None:
     """Find the smallest data change that balances the game: an Optuna search over the spec's knobs
     on common random numbers, the best candidates confirmed on fresh seeds (docs/tune.md).
@@ -927,6 +929,11 @@ def tune(
     experiment = load_spec(spec, overrides)
     if experiment.tune is None:
         raise SimlabError(f"{spec}: no [tune] section: add one (docs/tune.md) to tune this spec")
+    if dashboard:
+        from simlab.tune.run import open_dashboard
+
+        raise typer.Exit(open_dashboard(experiment, out, announce=lambda line: console.print(
+            line, markup=False, highlight=False, soft_wrap=True)))
     if trials is not None:
         if trials < 1:
             raise SimlabError("--trials: must be at least 1")
@@ -953,10 +960,15 @@ def _print_tune(path: Path, man: dict[str, Any]) -> None:
                       escape(r["changes"]))
     console.print(table)
     answer = man.get("answer", {})
+    if search.get("substitutes"):
+        console.print(f"{search['substitutes']} trial(s) played an untried candidate in place of the sampler's repeat "
+                      "or over-budget proposal", markup=False, highlight=False)
     for key in ("improvement", "target", "note"):
         if key in answer:
             console.print(f"{key}: {answer[key]}", markup=False, highlight=False)
-    if (path / "variant.toml").is_file():
+    if answer.get("recommendation"):
+        console.print(f"recommendation: {answer['recommendation']}", markup=False, highlight=False)
+    if answer.get("recommended", True) and (path / "variant.toml").is_file():
         console.print(f"recommended change (paste into a spec): {path / 'variant.toml'}", markup=False,
                       highlight=False)
     console.print(f"tune folder: {path}  (simlab report {path})", markup=False, highlight=False)

@@ -9,7 +9,9 @@ A tune folder (``results/<experiment>/<time>-<hash>-tune``) holds:
 - ``trials.parquet``: one row per trial (status, objective, games, changes);
 - ``candidates.csv``: the best candidates with their search and confirmed objective;
 - ``objective.parquet``: the confirmed objective per candidate and player count, with intervals;
-- ``variant.toml``: the recommended change as a ``[[variants]]`` table that specs take as is;
+- ``variant.toml``: the recommended change as a ``[[variants]]`` table that specs take as is (only
+  when a change is recommended: the paired test confirms that it improves on the printed data;
+  otherwise ``answer.recommendation`` says "no change recommended" and why);
 - ``confirm/<label>/``: the confirmation runs (ordinary stored runs).
 """
 
@@ -49,7 +51,8 @@ from simlab.tune.paired import (
     simultaneous_differences,
     user_replicates,
 )
-from simlab.tune.search import Search, SearchState, candidate_from_params, open_study, totals
+from simlab.tune.search import Search, SearchState, candidate_from_params, exhausted_text, open_study, totals
+from simlab.tune.space import Space
 from simlab.tune.spec import TuneSpec
 
 MANIFEST = "tune.json"
@@ -119,6 +122,7 @@ def new_manifest(spec: ExperimentSpec, tune: TuneSpec, path: Path) -> dict[str, 
                    "stages": tune.stages, "batch": tune.batch, "seed": tune.seed},
         "confirm": {"candidates": tune.confirm.candidates, "games": tune.confirm.games, "seed": tune.confirm.seed},
         "sessions": [],
+        "warnings": list(tune.warnings),
         **input_record(spec),
     }
 
@@ -201,15 +205,22 @@ def _run_locked(spec: ExperimentSpec, tune: TuneSpec, path: Path, manifest: dict
     if "inputs" not in manifest:  # a tune begun before tunes recorded their inputs: the files as they are now
         manifest.update(input_record(spec))
     manifest["sessions"].append(session)
+    if console is not None:
+        for line in tune.warnings:
+            console.print(f"warning: {line}", markup=False, highlight=False, soft_wrap=True)
     manifest["status"] = "searching" if manifest.get("status") not in ("confirming", "complete") else \
         manifest["status"]
     _write_manifest(path, manifest)
     try:
         if manifest["status"] == "searching":
             state = _search(spec, tune, path, console, show_progress)
+            space = Space(tune.knobs, tune.max_changes, tune.max_distance)
             manifest["search"] = {"trials": state.trials, "games": state.games,
                                   "seconds": round(state.seconds, 2), "stopped_by": state.stopped_by,
-                                  "best_trial": state.best_trial, "best_value": state.best_value}
+                                  "best_trial": state.best_trial, "best_value": state.best_value,
+                                  "allowed": space.size, "exhaustive": space.listable and space.size <= tune.trials,
+                                  "exhausted": state.stopped_by == exhausted_text(space.size),
+                                  "substitutes": state.substitutes}
             manifest["status"] = "confirming"
             write_trials(path, tune)
             _write_manifest(path, manifest)
@@ -247,7 +258,9 @@ def _search(spec: ExperimentSpec, tune: TuneSpec, path: Path, console: Console |
 
 def trials_table(path: Path, tune: TuneSpec) -> pl.DataFrame:
     """One row per finished trial: ``trial``, ``status``, ``value``, ``games``, ``seconds``, ``cells``,
-    ``distance``, ``changes`` (the change list in words, ``; ``-separated), ``key``, ``repeat_of``, ``reason``."""
+    ``distance``, ``changes`` (the change list in words, ``; ``-separated), ``key``, ``repeat_of``, ``reason``,
+    ``origin`` (``printed``, ``sampler``, ``listing`` or ``substitute``) and ``replaced`` (for a substitute: what
+    the sampler had proposed)."""
     study = open_study(path, tune)
     rows = []
     for t in study.get_trials(deepcopy=False):
@@ -259,11 +272,12 @@ def trials_table(path: Path, tune: TuneSpec) -> pl.DataFrame:
                      "cells": int(a.get("cells", 0)), "distance": float(a.get("distance", 0.0)),
                      "changes": "; ".join(a.get("changes", [])) or "(printed data)", "key": a.get("key", ""),
                      "repeat_of": a.get("repeat_of"), "reason": a.get("reason", ""),
-                     "params": json.dumps(t.params, sort_keys=True)})
+                     "origin": a.get("origin", "sampler" if t.number else "printed"),
+                     "replaced": a.get("replaced", ""), "params": json.dumps(t.params, sort_keys=True)})
     schema = {"trial": pl.Int64, "status": pl.Utf8, "value": pl.Float64, "last_stage_value": pl.Float64,
               "stages": pl.Int64, "games": pl.Int64, "seconds": pl.Float64, "cells": pl.Int64,
               "distance": pl.Float64, "changes": pl.Utf8, "key": pl.Utf8, "repeat_of": pl.Int64, "reason": pl.Utf8,
-              "params": pl.Utf8}
+              "origin": pl.Utf8, "replaced": pl.Utf8, "params": pl.Utf8}
     return pl.DataFrame(rows, schema=schema).sort("trial")
 
 
@@ -338,14 +352,19 @@ def _confirm(spec: ExperimentSpec, tune: TuneSpec, path: Path, manifest: dict[st
                        "changes": describe_candidate(tune.knobs, candidate), "confirmed": row,
                        "target": _verdict(tune.target, row), "paired": paired["tests"][1],
                        "improvement": improvement_text(rows[0], row, paired["tests"][1], paired["deals"])})
+        answer["recommended"] = bool(paired["tests"][1]["confirmed"])
+        answer["recommendation"] = recommendation_text(answer)
         better = [r["candidate"] for r in rows[2:] if r["confirmed"] < row["confirmed"]]
         if better:
             answer["note"] = (f"{', '.join(better)} confirmed lower than the recommended {row['candidate']} (chosen "
                               "on the search seeds, so its confirmed value is free of selection; choosing the lowest "
                               "confirmed value would select again); see candidates.csv")
-        write_variant(path, spec, tune, answer)
+        if answer["recommended"]:
+            write_variant(path, spec, tune, answer)
     else:
         answer["note"] = "no candidate that changes the data finished (all pruned, infeasible or invalid)"
+        answer["recommended"] = False
+        answer["recommendation"] = recommendation_text(answer)
     answer["printed_target"] = _verdict(tune.target, rows[0])
     manifest["answer"] = answer
     manifest["confirm"]["seed_overlap"] = overlap
@@ -418,6 +437,21 @@ def improvement_text(printed: dict[str, Any], row: dict[str, Any], test: dict[st
     return f"none: {row['confirmed']:.4f} is not below the printed data's {printed['confirmed']:.4f}, {how}"
 
 
+def recommendation_text(answer: dict[str, Any]) -> str:
+    """``answer.recommendation``: the change to make, or "no change recommended" and why."""
+    if not answer.get("candidate"):
+        return f"no change recommended: {answer.get('note', 'no candidate that changes the data finished')}"
+    n = len(answer.get("changes", []))
+    if answer.get("recommended"):
+        return (f"change the data as trial {answer['trial']} does ({n} knob{'s' if n != 1 else ''}; variant.toml): "
+                "the paired test confirms that it improves on the printed data")
+    paired = answer.get("paired") or {}
+    lower = paired.get("diff") is not None and paired["diff"] < 0
+    return (f"no change recommended: the best candidate of the search (trial {answer['trial']}) "
+            + ("is lower than the printed data on the fresh deals, but within the noise (the paired test does not "
+               "confirm it)" if lower else "is not lower than the printed data on the fresh deals"))
+
+
 def _verdict(target: float | None, row: dict[str, Any]) -> str:
     if target is None:
         return "no target"
@@ -460,3 +494,39 @@ def write_variant(path: Path, spec: ExperimentSpec, tune: TuneSpec, answer: dict
     target = path / "variant.toml"
     target.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return target
+
+
+def dashboard_command(url: str) -> list[str] | None:
+    """The optuna-dashboard command for a study URL, when optuna-dashboard is installed (its console script in
+    this Python's folder or on the PATH), else None."""
+    import shutil
+    import sys
+
+    beside = Path(sys.executable).parent / "optuna-dashboard"
+    exe = str(beside) if beside.is_file() else shutil.which("optuna-dashboard")
+    return [exe, url] if exe else None
+
+
+def open_dashboard(spec: ExperimentSpec, out: Path | None, announce: Any = print, root: Path = DEFAULT_ROOT,
+                   call: Any = None) -> int:
+    """``simlab tune SPEC --dashboard``: serve the tune's study (``out``, else the spec's newest tune) in
+    optuna-dashboard until Ctrl-C; its exit status. It only reads ``study.db``, so it works while a tune runs.
+    One clear error when there is no tune or optuna-dashboard is not installed (it is not a dependency)."""
+    import subprocess
+
+    from simlab.tune.search import storage_url
+
+    path = out or latest_tune_dir(spec, root)
+    if path is None or not (Path(path) / "study.db").is_file():
+        where = f"in {path}" if path is not None else f"of {spec.name} with this spec under {root}"
+        raise SimlabError(f"no tune {where}: run simlab tune {spec.source} first")
+    url = storage_url(Path(path))
+    command = dashboard_command(url)
+    if command is None:
+        raise SimlabError(f"optuna-dashboard is not installed: pip install optuna-dashboard (then simlab tune "
+                          f"{spec.source} --dashboard, or optuna-dashboard {url})")
+    announce(f"optuna-dashboard {url}  (the study is named 'tune'; Ctrl-C stops the dashboard)")
+    try:
+        return int((call or subprocess.call)(command))
+    except KeyboardInterrupt:
+        return 0

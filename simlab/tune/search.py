@@ -9,13 +9,22 @@ changes help, which knobs matter and their values. A candidate that still breaks
 the budget (a knob that changes several rows, or ``max_distance``) is recorded as infeasible
 and never played; one whose data the game rejects is recorded as invalid with the reason.
 
+**Spending the budget on new candidates** (:mod:`simlab.tune.space`). The sampler proposes trial
+``n`` on an in-memory copy of the study; when its proposal was already tried (candidates are
+played on the same games, common random numbers, so a repeat would only give the stored value
+again) or breaks the change budget, the trial plays an untried allowed candidate instead (a
+neighbour of the proposal, else a random one; ``origin = "substitute"``, ``replaced`` says what
+the sampler proposed). When the space of allowed candidates is no larger than ``trials``, the
+search lists it (``origin = "listing"``) instead of sampling. When every allowed candidate was
+tried, the search stops and says so. The proposal is stored before the trial is asked (an
+enqueued trial), so the study holds exactly what was played. A space too large to list in which
+no untried candidate was found falls back to recording the sampler's proposal as a repeat
+(not counted towards ``trials``; at most ``3 × trials`` proposals) or as infeasible.
+
 **Determinism.** Trial ``n``'s proposal depends only on the finished trials before it: the
-sampler is re-created for every trial with a seed derived from the tune seed and ``n``, and a
-batch of ``batch`` trials is asked before any of them is told. Candidates are played on the
-same games (common random numbers), so a candidate met again is not replayed: it gets the
-stored value (``repeat_of``) and does not count towards ``trials`` (the budget counts distinct
-candidates; a search whose sampler keeps proposing played candidates ends after ``3 × trials``
-proposals). The first trial is always the printed data (no change).
+sampler is re-created for every trial with a seed derived from the tune seed and ``n`` (and so
+is the choice of a substitute), and a batch of ``batch`` trials is asked before any of them is
+told. The first trial is always the printed data (no change).
 
 **Resume.** The study lives in ``study.db`` (SQLite, written transactionally). A trial that was
 running when the process died is still ``RUNNING`` there; on resume it is played again with the
@@ -35,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import optuna
 from optuna.trial import TrialState
 
@@ -43,6 +53,7 @@ from simlab.runner.plan import Plan
 from simlab.runner.spec import ExperimentSpec
 from simlab.tune.evaluate import Evaluator, Job, candidate_spec, stage_bounds
 from simlab.tune.knobs import Knob, candidate_cost, candidate_edits, describe_candidate
+from simlab.tune.space import Space, params_of
 from simlab.tune.spec import TuneSpec
 
 REPEAT_CAP = 3  # a search ends after this many times ``trials`` proposals, repeats included
@@ -194,6 +205,22 @@ class SearchState:
     best_value: float | None = None
     best_trial: int | None = None
     stopped_by: str = ""
+    substitutes: int = 0  # trials that play an untried candidate in place of the sampler's proposal
+
+
+def over_budget(tune: TuneSpec, cells: int, distance: float) -> list[str]:
+    """Why a candidate breaks the change budget (empty when it keeps to it)."""
+    over = []
+    if cells > tune.max_changes:
+        over.append(f"{cells} rows changed > max_changes {tune.max_changes}")
+    if tune.max_distance is not None and distance > tune.max_distance + 1e-9:
+        over.append(f"distance {distance:g} > max_distance {tune.max_distance:g}")
+    return over
+
+
+def exhausted_text(size: int) -> str:
+    """The stop reason of a search that tried every allowed candidate."""
+    return f"the space is exhausted: all {size:,} allowed candidates (the printed data included) were tried"
 
 
 def totals(study: optuna.Study) -> SearchState:
@@ -204,6 +231,7 @@ def totals(study: optuna.Study) -> SearchState:
             continue  # running (being played, or left by a killed process) or waiting (enqueued)
         state.asked += 1
         state.trials += t.user_attrs.get("status") != "repeat"
+        state.substitutes += t.user_attrs.get("origin") == "substitute"
         state.games += int(t.user_attrs.get("games", 0))
         state.seconds += float(t.user_attrs.get("seconds", 0.0))
         if t.state == TrialState.COMPLETE and t.value is not None and (
@@ -225,6 +253,9 @@ class Search:
         self.study = open_study(path, tune)
         self.plan = Plan(candidate_spec(spec, [], tune.games_per_trial, tune.seed))
         self.bounds = stage_bounds(self.plan, tune.stages)
+        self.space = Space(tune.knobs, tune.max_changes, tune.max_distance)
+        # a space no larger than the budget is listed, every allowed candidate once (no sampler)
+        self.exhaustive = self.space.listable and self.space.size <= tune.trials
         self.known: dict[str, tuple[int, float]] = {}
         for t in self.study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
             key = t.user_attrs.get("key")
@@ -235,7 +266,7 @@ class Search:
     def run(self, deadline_seconds: float | None = None) -> SearchState:
         """Search until the trial, games or wall-time budget is spent or the target is reached."""
         if not self.study.trials:
-            self.study.enqueue_trial(baseline_params(self.tune))
+            self.study.enqueue_trial(baseline_params(self.tune), user_attrs={"origin": "printed"})
         self._finish_stale()
         while True:
             state = totals(self.study)
@@ -246,9 +277,13 @@ class Search:
             want = max(1, min(self.tune.batch, self.tune.trials - state.trials))
             batch = []
             for _ in range(want):
-                self.study.sampler = make_sampler(self.tune, len(self.study.trials))
-                trial = self.study.ask()
+                trial = self._ask()
+                if trial is None:
+                    break
                 batch.append(self._pending(trial))
+            if not batch:
+                state.stopped_by = exhausted_text(self.space.size)
+                return state
             self._evaluate(batch)
             if self.on_trial is not None:
                 self.on_trial(totals(self.study))
@@ -277,13 +312,77 @@ class Search:
         batch = []
         stale = sorted(stale, key=lambda t: t.number)
         for frozen in stale:
-            self.study.sampler = _Replay(self._proposal(frozen.number), make_sampler(self.tune, frozen.number))
+            fixed = frozen.system_attrs.get("fixed_params")  # an enqueued trial: its parameters are stored
+            self.study.sampler = _Replay(fixed if fixed is not None else self._proposal(frozen.number),
+                                         make_sampler(self.tune, frozen.number))
             batch.append(self._pending(optuna.trial.Trial(self.study, frozen._trial_id)))
         # a process killed while asking a batch left it short: ask the rest, as the uninterrupted tune did
         for _ in range(self._batch_end(stale[0].number) - len(self.study.trials)):
-            self.study.sampler = make_sampler(self.tune, len(self.study.trials))
-            batch.append(self._pending(self.study.ask()))
+            trial = self._ask()
+            if trial is None:
+                break
+            batch.append(self._pending(trial))
         self._evaluate(batch)
+
+    # ------------------------------------------------------------------ proposals
+    def _ask(self) -> optuna.Trial | None:
+        """The next trial, its candidate decided (:meth:`_propose`) and enqueued before it is asked; None when
+        every allowed candidate was tried. A trial a killed process enqueued but never asked is asked now."""
+        trials = self.study.get_trials(deepcopy=False)
+        if not any(t.state == TrialState.WAITING for t in trials):
+            proposal = self._propose(len(trials), trials)
+            if proposal is None:
+                return None
+            params, attrs = proposal
+            self.study.enqueue_trial(params, user_attrs=attrs)
+        self.study.sampler = optuna.samplers.RandomSampler(seed=0)  # every parameter is fixed by the queue
+        return self.study.ask()
+
+    def _tried(self, trials: Sequence[optuna.trial.FrozenTrial]) -> dict[str, tuple[int, bool]]:
+        """Every candidate the study holds: key -> (its first trial, whether it keeps to the budget)."""
+        out: dict[str, tuple[int, bool]] = {}
+        for t in trials:
+            if t.state == TrialState.WAITING:
+                continue
+            try:
+                candidate = candidate_from_params(t.params, self.tune)
+            except (KeyError, ValueError):  # a trial a killed process left half-asked (older tunes)
+                continue
+            out.setdefault(candidate_key(self.tune, candidate), (t.number, self.space.allowed(candidate)))
+        return out
+
+    def _propose(self, number: int, trials: Sequence[optuna.trial.FrozenTrial]) -> tuple[dict, dict] | None:
+        """Trial ``number``'s parameters and user attributes: the sampler's proposal, or an untried allowed
+        candidate in its place (see the module docstring); None when every allowed candidate was tried."""
+        tune, space = self.tune, self.space
+        tried = self._tried(trials)
+        if space.listable and sum(ok for _, ok in tried.values()) >= space.size:
+            return None
+
+        def key(c: dict[str, Any]) -> str:
+            return candidate_key(tune, c)
+
+        if self.exhaustive:
+            listed = next((c for c in space.listing() if key(c) not in tried), None)
+            if listed is None:
+                return None
+            return params_of(tune.knobs, listed, _int_range), {"origin": "listing"}
+        params = self._proposal(number)
+        candidate = candidate_from_params(params, tune)
+        over = over_budget(tune, *candidate_cost(tune.knobs, candidate))
+        if over:
+            why = f"the sampler proposed a candidate over the budget ({'; '.join(over)})"
+        elif key(candidate) in tried:
+            why = f"the sampler proposed trial {tried[key(candidate)][0]}'s candidate again"
+        else:
+            return params, {"origin": "sampler"}
+        rng = np.random.default_rng([tune.seed, number, 7919])
+        substitute = space.untried(candidate, set(tried), key, rng)
+        if substitute is None:
+            if space.listable:
+                return None
+            return params, {"origin": "sampler"}  # nothing untried found in a large space: the proposal as it is
+        return params_of(tune.knobs, substitute, _int_range), {"origin": "substitute", "replaced": why}
 
     def _batch_end(self, number: int) -> int:
         """One past the last trial of the batch that holds trial ``number``, the batches as :meth:`run` asks
@@ -323,11 +422,7 @@ class Search:
                      "seconds": 0.0}
             for k, v in attrs.items():
                 p.trial.set_user_attr(k, v)
-            over = []
-            if cells > tune.max_changes:
-                over.append(f"{cells} rows changed > max_changes {tune.max_changes}")
-            if tune.max_distance is not None and distance > tune.max_distance:
-                over.append(f"distance {distance:g} > max_distance {tune.max_distance:g}")
+            over = over_budget(tune, cells, distance)
             if over:
                 self._tell_status(p, "infeasible", "; ".join(over))
             elif p.key in self.known:

@@ -55,6 +55,7 @@ class TuneSpec:
     target: float | None
     confirm: ConfirmSettings
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
+    warnings: list[str] = field(default_factory=list)  # knobs only partly usable (printed when a tune starts)
 
     def knob(self, name: str) -> Knob:
         """The knob called ``name``."""
@@ -206,6 +207,7 @@ def parse_tune(raw: dict[str, Any], source: str, game: Any, base_variant: Any, g
                                     "new game")
     if max_changes is None:
         max_changes = sum(k.rows for k in knobs)
+    warnings = _usable(knobs, max_changes, max_distance)
     trials = _int(table, "trials", 50)
     if trials > MAX_TRIALS:
         raise TuneSpecError("tune.trials", f"{trials:,} is more than {MAX_TRIALS:,}")
@@ -245,4 +247,20 @@ def parse_tune(raw: dict[str, Any], source: str, game: Any, base_variant: Any, g
         games_per_trial=per_trial, total_games=_int(table, "total_games", None),
         wall_time=parse_duration(table.get("wall_time"), "tune.wall_time"), sampler=sampler, pruner=pruner,
         stages=stages, batch=_int(table, "batch", 1), seed=seed_value, target=target, confirm=confirm, raw=table,
+        warnings=warnings,
     )
+
+
+def _usable(knobs: list[Knob], max_changes: int, max_distance: float | None) -> list[str]:
+    """Refuse a knob that no value can change within the change budget (it would only burn trials as
+    infeasible); the warnings for knobs some values of which can never be played."""
+    from simlab.tune.space import unusable_knobs
+
+    never, partly = unusable_knobs(knobs, max_changes, max_distance)
+    if never:
+        i, why = never[0]
+        knob = knobs[i]
+        raise TuneSpecError(f"tune.knobs[{i}]", f"knob '{knob.name}' ({knob.file}, {knob.rows} "
+                                                f"row{'s' if knob.rows != 1 else ''}) can never be used: {why}; "
+                                                "raise the budget, or narrow its where or its values")
+    return [f"tune.knobs[{i}]: knob '{knobs[i].name}': {why}" for i, why in partly]

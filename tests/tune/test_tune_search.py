@@ -78,8 +78,10 @@ def test_planted_imbalance_is_found_and_undone(planted):
 
 @pytest.mark.parametrize("which", ["planted", "tiny"])
 def test_every_trial_keeps_to_the_knobs_and_the_budget(which, request):
-    """Every value lies in its knob's values; every trial played changes at most ``max_changes`` and stays
-    within ``max_distance``; over-budget candidates are infeasible and invalid ones rejected, neither played."""
+    """Every value lies in its knob's values; every trial changes at most ``max_changes`` and stays within
+    ``max_distance``; invalid candidates are rejected, not played. The sampler's repeats and over-budget
+    proposals are replaced by untried allowed candidates, so the budget is spent on distinct candidates
+    (issue 23: a tune of 40 trials had stopped at 28 after 92 repeats)."""
     spec, path = request.getfixturevalue(which)
     tune = spec.tune
     full = Plan(candidate_spec(spec, [], tune.games_per_trial, tune.seed)).total_games
@@ -118,10 +120,18 @@ def test_every_trial_keeps_to_the_knobs_and_the_budget(which, request):
     statuses = {r["status"] for r in rows}
     assert sum(r["status"] != "repeat" for r in rows) == tune.trials
     assert read_manifest(path)["search"]["stopped_by"] == f"trials ({tune.trials})"
-    if which == "tiny":  # the tiny tune is built to meet every status
-        assert statuses == {"complete", "pruned", "infeasible", "invalid", "repeat"}
-        assert any("max_changes" in r["reason"] for r in rows) and any("max_distance" in r["reason"] for r in rows)
+    assert len({r["key"] for r in rows}) == len(rows) == tune.trials  # every trial a new candidate
+    origins = pl.read_parquet(path / "trials.parquet").sort("trial")
+    assert origins["origin"][0] == "printed"
+    assert set(origins["origin"]) <= {"printed", "sampler", "substitute"}
+    replaced = origins.filter(pl.col("origin") == "substitute")["replaced"].to_list()
+    assert all(re.match(r"the sampler proposed (trial \d+'s candidate again|a candidate over the budget)", t)
+               for t in replaced), replaced
+    if which == "tiny":  # the tiny tune is built to meet every status a played search meets
+        assert statuses == {"complete", "pruned", "invalid"}
         assert any("price_cap" in r["reason"] and r["status"] == "invalid" for r in rows)
+        # its sampler proposes repeats and over-budget candidates (3 knobs, 20 allowed candidates, 10 trials)
+        assert any("again" in t for t in replaced) and any("over the budget" in t for t in replaced)
     else:
         assert len(seen) >= 5
 
