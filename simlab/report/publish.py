@@ -38,6 +38,7 @@ STUDIES = "published.toml"  # reports/published.toml: studies = ["name", ...], b
 RECORD = "report.json"
 THUMB = "thumb.png"
 THUMB_WIDTH = 360  # pixels
+THUMB_ASPECT = 0.75  # the most height per width a thumbnail keeps (a taller figure is cut to its top)
 # Input kinds whose change makes a published report's numbers stale (the report notebook only
 # changes how they are shown: recorded, but not a reason to rerun a study).
 DATA_KINDS = ("game data file", "data file", "player file")
@@ -291,7 +292,8 @@ def _answer(rec: dict[str, Any]) -> str:
 
 
 def write_thumbnail(page: Path, out: Path, width: int = THUMB_WIDTH) -> Path | None:
-    """``out``: the page's first inline PNG figure scaled to ``width`` pixels (never enlarged), as a PNG with no
+    """``out``: the page's first inline PNG figure scaled to ``width`` pixels (never enlarged; a tall one cut to
+    its top, :data:`THUMB_ASPECT`), as a PNG with no
     time stamp or other metadata, so the same page gives the same bytes; None (and no file) if it has no figure."""
     from PIL import Image
 
@@ -303,6 +305,8 @@ def write_thumbnail(page: Path, out: Path, width: int = THUMB_WIDTH) -> Path | N
         image = image.convert("RGB")
         if image.width > width:
             image = image.resize((width, max(1, round(image.height * width / image.width))), Image.Resampling.LANCZOS)
+        if image.height > image.width * THUMB_ASPECT:  # a tall figure: its top, so the gallery's cards stay even
+            image = image.crop((0, 0, image.width, round(image.width * THUMB_ASPECT)))
         image.save(out, format="PNG", optimize=False)
     return out
 
