@@ -2,9 +2,10 @@
 newest complete tune) and writes a page with the tune's summary, the search, the candidates confirmed on
 fresh seeds, the objective before and after, the recommended change, and headline findings.
 
-One tiny Smartphone Inc. tune (three heuristics at 2-3 players, three buyer knobs, 8 trials of 243
-games) is made and reported once for the module through the CLI; a tiny Sentient card_value_band tune
-covers the card-value section. The page is opened in headless Chromium when there is one.
+One tiny Smartphone Inc. tune (three heuristics at 2-3 players, three buyer knobs, 16 trials of 243
+games, a knob and the description named with markup that must stay text) is made and reported once for
+the module through the CLI; a tiny Sentient card_value_band tune covers the card-value section. The page is
+opened in headless Chromium when there is one.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 
 SPEC = """
-description = "a tiny tune for the report test"
+description = "a tiny tune for the report test [x](javascript:alert(1))"
 game = "smartphone"
 seed = 3
 games = 240
@@ -47,8 +48,8 @@ rotation = "cyclic"
 [tune]
 objective = "max_position_deviation"
 position = "colour"
-max_changes = 2
-trials = 8
+max_changes = 3
+trials = 16
 stages = 2
 target = 0.05
 sampler = "random"
@@ -64,6 +65,7 @@ field = "price_cap"
 range = [1, 6]
 
 [[tune.knobs]]
+name = "<script>alert(3)</script>"
 file = "buyers"
 where = { region_id = "LATAM", position = 0 }
 field = "price_cap"
@@ -77,9 +79,9 @@ add = [-1, 2]
 """
 
 SECTIONS = ("What was tuned", "Knobs", "Budgets", "The search", "Trials by status", "complete trials of the search",
-            "The best candidates, confirmed on fresh seeds", "The objective per player count, before and after",
-            "each position's win rate, before and after", "What each card is worth", "The recommended change",
-            "How to read these numbers", "Headline findings")
+            "What mattered: the knobs", "The best candidates, confirmed on fresh seeds",
+            "The objective per player count, before and after", "each position's win rate, before and after",
+            "The recommendation", "How to read these numbers", "In short", "Headline findings")
 
 
 @pytest.fixture(scope="module")
@@ -110,22 +112,30 @@ def test_the_page_has_the_summary_and_every_section(reported):
     body = _body(page)
     assert page.count('id="simlab-summary"') == 1
     assert "simlab tune report: tiny_tune" in page and "a tiny tune for the report test" in page
-    for what in ("max_position_deviation", "8 trials", f"seed {man['confirm']['seed']}", "status complete",
+    for what in ("max_position_deviation", "16 trials", f"seed {man['confirm']['seed']}", "status complete",
                  f"{man['confirm']['games']:,} games each",
-                 f"simlab {man['versions']['simlab']}", "tune_report.ipynb, executed in"):
+                 f"simlab {man['versions']['simlab']}", "<td>tune_report.ipynb</td>"):
         assert what in page, what
     assert f"results/tiny_tune/{reported['tune'].name}" in page  # the tune's path in its project, not the machine's
     for section in SECTIONS:
         assert section in page, section
-    assert "Not shown: the objective is max_position_deviation, not card_value_band" in page
-    assert "[[variants]]" in page and 'name = "tuned"' in page  # the ready-to-paste variant
+    # a section that does not apply is left out, and no wiring of the notebook is on the page (issue 23)
+    assert "What each card is worth" not in page and "Not shown" not in page and "run_dir" not in page
+    if man["answer"]["recommended"]:
+        assert "[[variants]]" in page and 'name = "tuned"' in page  # the ready-to-paste variant
+    else:
+        assert "No change recommended." in page and "[[variants]]" not in page
+    # user-supplied names stay text (issue 23, "Safety"): the knob named <script>, the description's link
+    assert "<script>alert(3)" not in page and "&lt;script&gt;alert(3)" in page
+    assert 'href="javascript:' not in page
     assert len(re.findall(r"This page rests on [\d,]+ games in [\d,]+ deals", page)) == 1
     # tables as text with intervals, figures with alt text and captions, code hidden
     assert re.search(r"\d\.\d+ \[[−\d]", body) and "95% CI]" in body
     for dump in ("dtype", "shape:", "…", "&hellip;", "<td>str</td>", "<td>f64</td>"):
         assert dump not in body, dump
     images = re.findall(r"<img\b[^>]*>", body)
-    assert len(images) == 3  # the search, the objective per player count, the colours' win rates
+    # the search, Optuna's importances and slice plot, the objective per player count, the colours' win rates
+    assert len(images) == 5
     assert all(len(re.search(r'alt="([^"]*)"', img).group(1)) > 20 for img in images)
     assert page.count("<figcaption") == len(images)
     assert "jp-CodeMirrorEditor" not in body and "tempfile" not in body
@@ -140,7 +150,9 @@ def test_the_candidates_and_objective_tables_show_every_candidate(reported):
     assert candidates["candidate"][0] == "printed" and candidates.height >= 2
     for label in candidates["candidate"].to_list()[1:]:
         assert f"trial {label.removeprefix('trial')}" in page
-    assert "printed data [95% CI]" in page and "(recommended) [95% CI]" in page
+    recommended = reported["manifest"]["answer"]["recommended"]
+    assert "printed data [95% CI]" in page
+    assert ("(recommended) [95% CI]" if recommended else "(best of the search) [95% CI]") in page
     assert "paired difference (bound)" in page and "bias-corrected" in page and "unbiased" not in page
     assert "player count" in page and "2 players" in page and "3 players" in page
     for change in candidates["changes"].to_list()[1:]:
@@ -148,17 +160,26 @@ def test_the_candidates_and_objective_tables_show_every_candidate(reported):
 
 
 def test_findings_are_headlines_with_intervals(reported):
-    findings = json.loads((reported["report"] / "findings.json").read_text())
-    assert 3 <= len(findings) <= 6 and all(isinstance(f, str) and "\n" not in f for f in findings)
+    from simlab.analysis.headlines import read_findings
+
+    found = read_findings(reported["report"])
+    findings, takeaway = found["headlines"], found["takeaway"]
+    assert 3 <= len(findings) <= 5 and all(isinstance(f, str) and "\n" not in f for f in findings)
+    assert found["more"] == [] and found["cautions"]  # 24 confirmation deals: the page says so at the top
+    assert 2 <= len(takeaway) <= 3
+    recommended = reported["manifest"]["answer"]["recommended"]
+    assert takeaway[0].startswith("Changing " if recommended else "No change is recommended: the best candidate")
+    assert takeaway[-1].startswith("The search tried 16 distinct candidates of the 39 allowed changes")
     assert findings[0].startswith("printed data: largest |win rate − 1/n| of any colour")
-    assert any(f.startswith("recommended change (") and "target 0.05:" in f for f in findings)
+    start = "recommended change (" if recommended else "no change recommended; the best candidate of the search ("
+    assert any(f.startswith(start) and "target 0.05:" in f for f in findings)
     # issue 22: the improvement verdict is the paired test, stated with its bound
     assert any("paired difference from the printed data" in f and "one-sided 95% upper bound" in f
                for f in findings)
     assert any("colour" in f and "against a fair share" in f for f in findings)
-    assert any(f.startswith("search: 8 trials") for f in findings)
+    assert any(f.startswith("search: 16 trials") for f in findings)
     interval = re.compile(r"\d\.\d+ \[[−+]?\d\.\d+, [−+]?\d\.\d+\]")
-    assert all(interval.search(f) for f in findings), findings
+    assert all(interval.search(f) for f in findings if not f.startswith("search:")), findings
     for line in findings:  # the CLI prints them too
         assert line[:40] in reported["output"].replace("\n", " ")
 
@@ -217,7 +238,7 @@ def test_the_tune_report_in_a_browser(reported):
     shot = ARTIFACTS / "fresh-tune_report.png"
     report = inspect_page(reported["report"] / "index.html", screenshot=shot)
     print(f"\nscreenshot: {shot}")
-    assert len(report.images) == 3
+    assert len(report.images) == 5
     assert report.text_length > 3000
     problems = report.problems()
     assert not problems, f"(screenshot {shot}):\n  " + "\n  ".join(problems)
@@ -239,10 +260,13 @@ def test_a_card_value_band_tune_shows_each_cards_value(tmp_path):
     page = report_run(tune, tmp_path / "report").read_text(encoding="utf-8")
     assert "What each card is worth, before and after" in page
     assert "card 30" in page and "card 40" in page and "band [0, 4]" in page
-    assert "Not shown: the objective is card_value_band, not max_position_deviation" in page
+    assert "each position's win rate" not in page and "Not shown" not in page
+    assert "Not enough for Optuna's views: 2 complete trials" in page
     assert "simultaneous over the cards" in page and "holds for all the cards at once" in page
     assert len(re.findall(r"<img\b", _body(page))) == 3  # the search, the objective, the card values
-    findings = json.loads((tmp_path / "report" / "findings.json").read_text())
+    from simlab.analysis.headlines import read_findings
+
+    findings = read_findings(tmp_path / "report")["headlines"]
     assert any("least typical card" in f and "VP" in f for f in findings)
 
 
