@@ -118,3 +118,60 @@ def fabricate_run(path: Path, **kwargs) -> Path:
     }
     (path / "manifest.json").write_text(json.dumps(manifest))
     return path
+
+
+# names that carry markup (issue 23, "Safety"): a report must show them as text, never run or render them
+SCRIPT = "<script>alert(3)</script>"
+IMG = "<img src=x onerror=alert(1)>"
+LINK = "[x](javascript:alert(1))"
+
+
+def rename_in_run(src: Path, dst: Path, players: dict[str, str] | None = None,
+                  variants: dict[str, str] | None = None) -> Path:
+    """A copy of the run ``src`` at ``dst`` with player labels and variant names renamed (old -> new)
+    in every stored table and in the manifest: a run whose names carry markup, without playing it again."""
+    players, variants = players or {}, variants or {}
+    man = json.loads((src / "manifest.json").read_text())
+    for table in man.get("tables", ["games", "seats"]):
+        for variant, shards in man["shards_done"].items():
+            for shard in shards:
+                file = src / table / variant / f"shard-{shard:06d}.parquet"
+                frame = pl.read_parquet(file)
+                for column, mapping in (("player", players), ("variant", variants)):
+                    if column in frame.columns and mapping:
+                        dtype = frame[column].dtype
+                        frame = frame.with_columns(pl.col(column).cast(pl.Utf8).replace(mapping).cast(dtype))
+                out = dst / table / variants.get(variant, variant)
+                out.mkdir(parents=True, exist_ok=True)
+                frame.write_parquet(out / file.name)
+    man["variants"] = [variants.get(v, v) for v in man["variants"]]
+    man["shards_done"] = {variants.get(v, v): s for v, s in man["shards_done"].items()}
+    if isinstance(man.get("data"), dict):
+        man["data"] = {variants.get(v, v): d for v, d in man["data"].items()}
+    pool = man.get("spec", {}).get("players", {})
+    for key in ("pool", "seats"):
+        if key in pool:
+            pool[key] = [players.get(p, p) for p in pool[key]]
+    (dst / "manifest.json").write_text(json.dumps(man))
+    return dst
+
+
+def live_markup(notebook: Path) -> list[str]:
+    """The live markup in an executed notebook's outputs: Markdown outputs rendered (markdown-it, raw HTML
+    passed through as a page would) and HTML outputs as they are; what a name made inert never shows."""
+    import re
+
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark").enable("table")
+    found = []
+    for cell in json.loads(Path(notebook).read_text())["cells"]:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            texts = [md.render("".join(data["text/markdown"]))] if "text/markdown" in data else []
+            if "text/html" in data:
+                texts.append("".join(data["text/html"]))
+            for text in texts:
+                for pattern in (r"<script", r"<img src=x", r"href=\"javascript:", r"<a href=\"javascript"):
+                    found += [m.group(0) for m in re.finditer(pattern, text, re.IGNORECASE)]
+    return found
