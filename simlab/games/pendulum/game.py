@@ -113,4 +113,4 @@ class PendulumGame(CompiledGame):
         phase = PHASE_NAMES[int(rec["phase"])]
         step = int(rec["sched_step"])
         where = f"step {step}" if step >= 0 else f"t = {float(rec['now']):.0f} s"
-        return f"round {int(rec['round'])}, {phase}, {where}, P{int(rec['actor']) + 1} to act"
+        return f"round {int(rec['round'])}, {phase}, {where}, seat {int(rec['actor'])} to act"

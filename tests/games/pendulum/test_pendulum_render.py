@@ -166,12 +166,12 @@ def test_menu_reaches_every_action_once_hand_made(n: int) -> None:
 
 @pytest.mark.parametrize("n", [1, 2, 5])
 def test_render_hand_made_board(n: int) -> None:
-    """The board shows every space with its occupants (P1G1 grande, c common, AUT Automa, NEU neutral),
+    """The board shows every space with its occupants (s0G1 grande, c common, AUT Automa, NEU neutral),
     the timed row, the display, the council board, each seat; a seat sees its own hand and others' counts."""
     rules = ruleset(n)
     s = hand_made(rules)
     text = render.render_state(rules, s[0], 0)
-    assert "P1G1" in text and "⧗" in text and "Province display" in text and "Council board" in text
+    assert "s0G1" in text and "⧗" in text and "Province display" in text and "Council board" in text
     assert rules.strat_name(int(rules.t["ch"][0, CH_STRAT0])) in text
     if n == 1:
         assert "AUT" in text and "automa1: score space" in text and "Automa board" in text
@@ -452,5 +452,5 @@ def test_random_games_trace_and_menus(n: int, seed: int, options: dict | None) -
     assert "real_time" in phases and "council" in phases
     for p in range(n):
         text = render.render_state(rules, state[0], p)
-        assert f"P{p + 1} (you)" in text
+        assert f"seat {p} (you)" in text
     render.render_state(rules, state[0], None)

@@ -147,7 +147,8 @@ def decode_action(action: int) -> dict[str, int]:
 
 def action_name(rules: Any, action: int) -> str:
     """An action code in a few words without a position (trace ``choice.action_name``): ``track power``,
-    ``resource gold``, ``worker 2``, ``council card F3``, ``conquer display1 -> red``, ``yes``..."""
+    ``resource gold``, ``W2`` (a seat's workers W1..W4, as the board and the log call them), ``council card F3``,
+    ``conquer display1 -> red``, ``yes``..."""
     d = decode_action(action)
     k = d["kind"]
     simple = {A_PASS: "pass", A_PICKUP: "pick up", A_REFILL: "refill", A_NO: "no", A_YES: "yes"}
@@ -162,11 +163,11 @@ def action_name(rules: Any, action: int) -> str:
     if k == A_TRACK:
         return f"track {TRACK_NAMES[d['track']]}"
     if k in (A_LIFT, A_WORKER):
-        return f"{'lift ' if k == A_LIFT else ''}worker {d['worker']}"
+        return f"{'lift ' if k == A_LIFT else ''}W{d['worker'] + 1}"
     if k == A_MOVE:
-        return f"move worker {d['worker']} -> {space_id(rules, d['dest'])}"
+        return f"move W{d['worker'] + 1} -> {space_id(rules, d['dest'])}"
     if k == A_ACTION:
-        return f"worker {d['worker']} acts (alternative {d['alt']})"
+        return f"W{d['worker'] + 1} acts (alternative {d['alt']})"
     if k in (A_STRAT, A_RETURN):
         return f"{'return ' if k == A_RETURN else ''}{strat_name(rules, d['strat'])}"
     if k == A_CONQUER:

@@ -76,7 +76,7 @@ def _worker_code(rec: np.void, p: int, w: int) -> str:
 
 
 def _space_occupants(rules: Any, rec: np.void, d: int) -> tuple[list[str], list[str]]:
-    """Who stands in a space's top frame and bottom box (codes: P1G1 grande, P1c2 common, AUT, NEU)."""
+    """Who stands in a space's top frame and bottom box (codes: s0G1 grande, s0c2 common, AUT, NEU)."""
     n = int(rec["n_players"])
     top: list[str] = []
     bottom: list[str] = []
@@ -132,7 +132,7 @@ def render_state(rules: Any, rec: np.void, seat: int | None = None) -> str:
     solo = bool(rec["solo"])
     phase = int(rec["phase"])
     lines: list[str] = []
-    view = "referee view" if seat is None else f"view of {seat_tag(seat)}"
+    view = "referee view" if seat is None else f"view of seat {seat}"
     mode = "solo against two Automas" if solo else f"{n} players"
     tm = int(t["opts"][OPT_TIME_MODEL])
     lines.append(f"Pendulum · {mode} · {TIME_MODELS[tm] if 0 <= tm < 2 else tm} time · {view}")
@@ -148,14 +148,14 @@ def render_state(rules: Any, rec: np.void, seat: int | None = None) -> str:
         if phase == PH_PENDING and pk:
             todo = f"decision: {PENDING_NAMES[pk] if pk < len(PENDING_NAMES) else pk} ({pn} left)"
         called = " · COUNCIL CALLED" if rec["council_called"] else ""
-        lines.append(f"Round {int(rec['round'])} · {when}{called} · to act: {seat_tag(actor)} ({todo})")
+        lines.append(f"Round {int(rec['round'])} · {when}{called} · to act: seat {actor} ({todo})")
     if int(rec["sched_step"]) >= 0 and int(rec["sched_step"]) < int(t["n_sched"]):
         due = int(t["sched"][int(rec["sched_step"]), 1])
         names = [TIMER_NAMES[k] for k in range(3) if due >> k & 1]
         if names:
             lines.append(f"  due at this step: {', '.join(names)}")
     if int(rec["sched_step"]) < 0 and not rec["over"]:
-        ready = [f"{seat_tag(p)} {float(rec['ready_at'][p]):.1f} s" + (" (waiting for a timer)" if rec["waiting"][p]
+        ready = [f"seat {p} {float(rec['ready_at'][p]):.1f} s" + (" (waiting for a timer)" if rec["waiting"][p]
                                                                       else "") for p in range(n)]
         lines.append(f"  next actions: {', '.join(ready)}")
     on_board = f", on the Automa board {int(rec['markers_automa'])}" if solo else ""
@@ -195,7 +195,7 @@ def render_state(rules: Any, rec: np.void, seat: int | None = None) -> str:
     lines.append("Council board: " + ("; ".join(offer) if offer else "no cards left"))
     lines.append(f"  GRANDE card {'up' if rec['grande_up'] else 'turned down'}; DEFAULT (+1 VP of your choice) "
                  f"always; council deck {int(rec['cdeck_n'])} standard cards")
-    order = [actor_name(int(a), False) if int(a) >= 5 else seat_tag(int(a)) for a in rec["priv"][: int(rec["n_priv"])]]
+    order = [actor_name(int(a), False) if int(a) >= 5 else f"seat {int(a)}" for a in rec["priv"][: int(rec["n_priv"])]]
     lines.append(f"Privilege order: {' > '.join(order)}")
     lines.append("")
     for p in range(n):
@@ -211,7 +211,7 @@ def _seat_lines(rules: Any, rec: np.void, p: int, seat: int | None) -> list[str]
     adv = " · advanced variant" if rec["advanced"][p] else ""
     caps = _caps(rules, rec, p)
     res = ", ".join(f"{RESOURCE_NAMES[r]} {int(rec['res'][p, r])}/{caps[r]}" for r in range(3))
-    out = [f"{seat_tag(p)}{you} {character_name(rules, int(rec['char'][p]))}{adv}"]
+    out = [f"seat {p}{you} {character_name(rules, int(rec['char'][p]))}{adv}"]
     out.append(f"    {res} · votes {int(rec['votes'][p])}")
     leg = "yes" if rec["legendary"][p] else "no"
     out.append(f"    tracks: {_track_text(rules, rec, p)} · legendary VP {leg} "
@@ -277,7 +277,7 @@ LEGEND = """\
 How to read the board (shown once; type h to see it again):
   Areas        purple, green, black; each has a top and a bottom row. ⧗ marks the row its timer is on:
                workers there may act (rule 2) but not move; workers in the other row may move (rule 1).
-  [P1G1 AUT]   who stands in a space's top frame: P1G1 = seat P1's worker W1, a grande (c = common);
+  [s0G1 AUT]   who stands in a space's top frame: s0G1 = seat 0's worker W1, a grande (c = common);
                AUT an Automa worker (solo); NEU the 2-player neutral. box [...] = the bottom box
                (workers that have acted: stuck until the timer leaves the row).
   Spaces       area row position (frame): reward | other reward of a double frame [cost].

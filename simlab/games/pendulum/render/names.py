@@ -44,8 +44,9 @@ def actor_name(a: int, solo: bool) -> str:
 
 
 def seat_tag(p: int) -> str:
-    """``P1``.. (the board's short name of a seat, also in solo)."""
-    return f"P{int(p) + 1}"
+    """``s0``.. (the board's short code of a seat in worker codes such as ``s0G1``: seats count from 0, as in
+    specs and result tables)."""
+    return f"s{int(p)}"
 
 
 def _tables(rules: Any) -> np.void:
