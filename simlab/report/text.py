@@ -29,7 +29,9 @@ def escape_md(text: object) -> str:
     ``escape_md("<script>alert(3)</script>")`` renders as the characters typed, and
     ``escape_md("[x](javascript:alert(1))")`` as text, not a link.
     """
-    return _MD_SPECIAL.sub(r"\\\1", html.escape(str(text), quote=True))
+    # quotes stay as typed: escaped to "&#x27;", their '#' would be backslash-escaped and the page would show
+    # "&#x27;" instead of an apostrophe; outside a tag (every '<' is escaped) a quote is plain text
+    return _MD_SPECIAL.sub(r"\\\1", html.escape(str(text), quote=False))
 
 
 def markdown_list(items: Iterable[str]) -> str:

@@ -190,3 +190,13 @@ def test_escape_md_shows_markup_as_text():
                  "pl/tag.py:P(tag='*bold*')"):
         rendered = markdown_it.MarkdownIt().render(escape_md(name))
         assert "<script" not in rendered and "<img" not in rendered and "<a " not in rendered and "<em>" not in rendered
+
+
+def test_escape_md_keeps_quotes_and_ampersands_readable():
+    """Issue 23: an escaped sentence reads as typed: "the first player's" never shows as "player&#x27;s"."""
+    import markdown_it
+
+    from simlab.report.text import escape_md
+
+    rendered = markdown_it.MarkdownIt().render(escape_md("the first player's team & \"tag\" <b>"))
+    assert rendered == "<p>the first player's team &amp; &quot;tag&quot; &lt;b&gt;</p>\n"
