@@ -9,36 +9,11 @@ from typing import Any
 import polars as pl
 
 from simlab.core.errors import SimlabError
+from simlab.runner.folders import DEFAULT_ROOT, manifest, resolve_run
 from simlab.runner.store import RunStore
 
-DEFAULT_ROOT = Path("results")
-
-
-def resolve_run(run: str | Path, root: str | Path = DEFAULT_ROOT) -> Path:
-    """A run directory from a path, ``experiment/run``, or a bare run name under ``root``."""
-    p = Path(run)
-    if (p / "manifest.json").is_file():
-        return p
-    r = Path(root)
-    if (r / p / "manifest.json").is_file():
-        return r / p
-    matches = sorted(r.glob(f"*/{run}/manifest.json")) if r.is_dir() else []
-    if len(matches) == 1:
-        return matches[0].parent
-    if len(matches) > 1:
-        raise SimlabError(f"run '{run}' is ambiguous: " + ", ".join(str(m.parent) for m in matches))
-    experiment = r / p
-    if experiment.is_dir():
-        runs = sorted(q.parent for q in experiment.glob("*/manifest.json"))
-        if runs:
-            return runs[-1]
-    raise SimlabError(f"no stored run '{run}' (looked in {p} and under {r}/)")
-
-
-def manifest(run: str | Path, root: str | Path = DEFAULT_ROOT) -> dict[str, Any]:
-    """The manifest of a run."""
-    return RunStore(resolve_run(run, root)).read_manifest()
-
+__all__ = ["DEFAULT_ROOT", "check_shard_file", "is_tune", "list_runs", "load", "manifest", "position_columns",
+           "resolve_run", "resolve_tune", "summary", "tune_manifest", "tune_result"]  # the public API of simlab.results
 
 def load(run: str | Path, root: str | Path = DEFAULT_ROOT) -> dict[str, pl.LazyFrame]:
     """Table name -> lazy frame over the shards the manifest names (games past a stopping point left out).

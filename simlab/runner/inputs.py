@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from simlab.runner.project import find_notebook
 from simlab.runner.spec import ExperimentSpec
 
 HASH_CHARS = 16
@@ -64,8 +65,6 @@ def report_notebook(spec: ExperimentSpec) -> Path | None:
     name = spec.raw.get("report")
     if not isinstance(name, str) or not name:
         return None
-    from simlab.report.build import find_notebook
-
     found = find_notebook(name, spec.source, Path.cwd())
     return found.resolve() if found is not None else None
 

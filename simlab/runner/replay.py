@@ -19,15 +19,14 @@ from simlab.core.errors import SimlabError
 from simlab.core.game import get_game
 from simlab.core.player import parse_player_spec, resolve_player
 from simlab.core.trace import game_trace
-from simlab.results import manifest, resolve_run
+from simlab.runner.folders import manifest, resolve_run
 from simlab.runner.plan import Plan
+from simlab.runner.project import check_trusted, run_project
 from simlab.runner.spec import parse_spec, variant_data
 
 
 def player_files(man: dict[str, Any], run_dir: Path) -> dict[str, Path]:
     """Each ``file.py:Class`` player spec of the run -> the file it loads, resolved in the run's project."""
-    from simlab.report.build import run_project
-
     project = run_project(run_dir, man)
     players = man.get("spec", {}).get("players", {})
     out = {}
@@ -52,10 +51,8 @@ def replay_game(run: str | Path, game_index: int, variant: str = "base", root: s
     """The trace events and the readable log of one stored game.
 
     ``announce`` is told each player file that will run; a file outside the run's project is
-    refused (:class:`simlab.report.build.TrustError`) unless ``trust``.
+    refused (:class:`simlab.runner.project.TrustError`) unless ``trust``.
     """
-    from simlab.report.build import check_trusted, run_project
-
     path = resolve_run(run, root)
     man = manifest(path)
     files = player_files(man, path)

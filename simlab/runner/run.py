@@ -20,6 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from simlab.core.errors import SimlabError
 from simlab.core.game import get_game
 from simlab.runner.backends import default_workers, run_tasks
+from simlab.runner.folders import DEFAULT_ROOT, default_folder, latest_folder
 from simlab.runner.inputs import compare_inputs, input_hashes
 from simlab.runner.lock import LOCK_NAME, RunLock
 from simlab.runner.plan import Plan
@@ -29,7 +30,6 @@ from simlab.runner.stopping import StopTracker, segment_sums
 from simlab.runner.store import RunStore, safe_component, versions
 from simlab.runner.variants import variant_data_hash
 
-DEFAULT_ROOT = Path("results")
 LOCK_FILES = (LOCK_NAME, LOCK_NAME + ".break")
 
 PLAIN_PROGRESS_EVERY = 5.0  # seconds between plain progress lines when the output is not a terminal
@@ -44,18 +44,13 @@ class RunResult:
 
 
 def default_run_dir(spec: ExperimentSpec, root: Path = DEFAULT_ROOT) -> Path:
-    """``results/<experiment>/<timestamp>-<spec hash>``."""
-    return root / spec.name / f"{time.strftime('%Y%m%d-%H%M%S')}-{spec.spec_hash()[:8]}"
+    """``results/<experiment>/<timestamp>-<spec hash>`` (:func:`simlab.runner.folders.default_folder`)."""
+    return default_folder(spec, root)
 
 
 def latest_run_dir(spec: ExperimentSpec, root: Path = DEFAULT_ROOT) -> Path | None:
-    """The newest stored run of this spec (same spec hash), if any."""
-    base = root / spec.name
-    if not base.is_dir():
-        return None
-    tag = spec.spec_hash()[:8]
-    runs = sorted(p for p in base.iterdir() if p.name.endswith(tag) and (p / "manifest.json").is_file())
-    return runs[-1] if runs else None
+    """The newest stored run of this spec (same spec hash), if any (:func:`simlab.runner.folders.latest_folder`)."""
+    return latest_folder(spec, root)
 
 
 def _tables(spec: ExperimentSpec) -> list[str]:

@@ -30,6 +30,7 @@ import numpy as np
 import polars as pl
 
 from simlab.core.errors import SimlabError
+from simlab.core.version import __version__
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -91,10 +92,8 @@ def versions() -> dict[str, str]:
     import numpy
     import pyarrow
 
-    import simlab
-
     return {
-        "simlab": simlab.__version__,
+        "simlab": __version__,
         "python": platform.python_version(),
         "numpy": numpy.__version__,
         "numba": numba.__version__,
