@@ -65,9 +65,7 @@ def published_studies(project: Path | None = None) -> tuple[str, ...]:
 def _relative(path: str, project: Path) -> str:
     """``path`` relative to ``project`` when inside it, else to the folder simlab is installed in
     (its bundled data: ``simlab/games/...``), else as it is; POSIX separators."""
-    import simlab
-
-    for base in (project, Path(simlab.__file__).resolve().parents[1]):
+    for base in (project, Path(__file__).resolve().parents[2]):  # simlab/report/publish.py -> the folder above simlab
         try:
             return Path(path).resolve().relative_to(base.resolve()).as_posix()
         except ValueError:

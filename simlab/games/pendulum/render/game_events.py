@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from simlab.core.version import __version__
 from simlab.games.pendulum.codes import (
     AG_AUTOMA1,
     AREA_NAMES,
@@ -140,8 +141,6 @@ def start_event(rules: Any, rec: np.void, players: list[str], game_index: int) -
     the log's ``setup``, ``deck_order`` and ``automa_setup`` events, since this event may be
     built from a state of any later point of the game.
     """
-    import simlab
-
     t = _tables(rules)
     n = int(rules.n_players)
     solo = n == 1
@@ -156,7 +155,7 @@ def start_event(rules: Any, rec: np.void, players: list[str], game_index: int) -
         "event": "game_start", "type": "header", "seq": 0, "round": 1, "phase": "setup", "state_phase": "start",
         "schedule_step": None, "t": 0.0, "actor": "system", "cause_seq": None,
         "game": game_index, "seed": int(rec["seed"]), "players": list(players), "n_players": n, "solo": solo,
-        "rules": {"game": "pendulum", "package_version": simlab.__version__,
+        "rules": {"game": "pendulum", "package_version": __version__,
                   "rulebook": "rules/pendulum-automa.ru.txt (Automa); Pendulum base rulebook r18",
                   "digest": "research/pendulum/NOTES.md", "data": _data_sources(rules)},
         "options": _jsonable(dict(getattr(rules, "options", {}) or {})),
