@@ -605,7 +605,7 @@ def run(
     Ctrl-C (exit status 130) or SIGTERM (143) marks the run interrupted and prints the command
     that resumes it."""
     from simlab.runner.run import run_experiment
-    from simlab.runner.spec import load_spec
+    from simlab.tune.spec import load_spec  # a [tune] section is checked too, though a run plays no tune
 
     if scheduler and backend is None:
         backend = "dask"
@@ -677,7 +677,7 @@ def report(
     from simlab.report import report_experiment, report_run
 
     if target.endswith(".toml"):
-        from simlab.runner.spec import load_spec
+        from simlab.tune.spec import load_spec  # the spec with its [tune] section read
 
         spec = load_spec(target, {"games": games, "seed": seed, "workers": workers})
         extra = [f"{k} {v}" for k, v in {"--games": games, "--seed": seed}.items() if v is not None]
@@ -920,8 +920,8 @@ def tune(
     on common random numbers, the best candidates confirmed on fresh seeds (docs/tune.md).
 
     Ctrl-C or SIGTERM stops it; --resume continues the same study without losing or repeating trials."""
-    from simlab.runner.spec import load_spec
     from simlab.tune.run import run_tune
+    from simlab.tune.spec import load_spec  # the spec with its [tune] section read
 
     if scheduler and backend is None:
         backend = "dask"

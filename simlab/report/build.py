@@ -79,8 +79,9 @@ def report_experiment(spec: Any, out: Path | None = None, report_dir: Path | Non
     :func:`simlab.report.tune.tune_for_report`) and the tune is reported.
     """
     from simlab.runner.run import latest_run_dir, run_experiment
+    from simlab.tune.spec import tune_of
 
-    if getattr(spec, "tune", None) is not None:
+    if tune_of(spec) is not None:
         from simlab.report.tune import tune_for_report
 
         tune_dir = tune_for_report(spec, out, console=console, show_progress=show_progress, force=force)

@@ -196,7 +196,7 @@ def publish_one(name: str, project: Path | None = None, console: Any = None, sho
     from simlab.results import manifest
     from simlab.runner.inputs import file_hash
     from simlab.runner.run import DEFAULT_ROOT, run_experiment
-    from simlab.runner.spec import load_spec
+    from simlab.tune.spec import load_spec  # the spec with its [tune] section read
 
     project = (project or Path.cwd()).resolve()
     path = spec_path(name, project)

@@ -90,7 +90,9 @@ class ExperimentSpec:
     description: str = ""
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
     decision_timeout: float | None = DEFAULT_DECISION_TIMEOUT  # seconds per Python-player decision; None: no limit
-    tune: Any = None  # the validated [tune] section (simlab.tune.spec.TuneSpec), if the spec has one
+    # The validated [tune] section (a simlab.tune.spec.TuneSpec): set by simlab.tune.spec's parse_spec/load_spec, which
+    # read the section the runner keeps in ``raw`` and never reads itself (a shard or a replay plays no tune).
+    tune: Any = None
 
     def spec_hash(self) -> str:
         """Hash of everything that decides the results (not workers, backend, shard size or description)."""
@@ -181,18 +183,12 @@ def parse_spec(raw: dict[str, Any], source: str = "<spec>", overrides: dict[str,
                                           f"variant(s) make {shards:,} shards, more than {MAX_SHARDS:,}: "
                                           "raise shard_size")
     _check_rulesets(game, options, variants, players["n_players"], source)
-    tune = None
-    if "tune" in raw:
-        from simlab.tune.spec import TuneSpecError, parse_tune
-
-        try:
-            tune = parse_tune(raw, source, game, variants[0], games, run["seed"], list(record))
-        except TuneSpecError as exc:
-            raise _fail(source, exc.field, exc.what) from None
+    if "tune" in raw:  # kept as it is in raw: simlab.tune.spec reads it where a tune is run (see ExperimentSpec.tune)
+        _type(source, "tune", raw["tune"], dict, "a table")
     return ExperimentSpec(
         name=name, game=game.name, **run, record=list(record), options=dict(options), **players,
         stop=stop, variants=variants, source=source, description=str(raw.get("description", "")), raw=raw,
-        decision_timeout=float(timeout) or None, tune=tune,
+        decision_timeout=float(timeout) or None,
     )
 
 

@@ -31,8 +31,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from simlab.core.dataedits import cell_text
 from simlab.core.errors import SimlabError
+from simlab.runner.folders import DEFAULT_ROOT, default_folder, latest_folder
 from simlab.runner.lock import RunLock
-from simlab.runner.run import DEFAULT_ROOT
 from simlab.runner.spec import ExperimentSpec
 from simlab.runner.store import versions
 from simlab.tune.confirm import confirm_objective, run_confirmation, search_seeds_overlap
@@ -53,9 +53,10 @@ from simlab.tune.paired import (
 )
 from simlab.tune.search import Search, SearchState, candidate_from_params, exhausted_text, open_study, totals
 from simlab.tune.space import Space
-from simlab.tune.spec import TuneSpec
+from simlab.tune.spec import TuneSpec, tune_of
 
 MANIFEST = "tune.json"
+SUFFIX = "-tune"  # a tune folder's name ends with it, after the spec hash
 
 
 @dataclass
@@ -86,18 +87,13 @@ def _write_manifest(path: Path, manifest: dict[str, Any]) -> None:
 
 
 def default_tune_dir(spec: ExperimentSpec, root: Path = DEFAULT_ROOT) -> Path:
-    """``results/<experiment>/<time>-<hash>-tune``."""
-    return root / spec.name / f"{time.strftime('%Y%m%d-%H%M%S')}-{spec.spec_hash()[:8]}-tune"
+    """``results/<experiment>/<time>-<hash>-tune`` (:func:`simlab.runner.folders.default_folder`)."""
+    return default_folder(spec, root, SUFFIX)
 
 
 def latest_tune_dir(spec: ExperimentSpec, root: Path = DEFAULT_ROOT) -> Path | None:
-    """The newest tune folder of this spec (same spec hash), if any."""
-    base = root / spec.name
-    if not base.is_dir():
-        return None
-    tag = f"{spec.spec_hash()[:8]}-tune"
-    found = sorted(p for p in base.iterdir() if p.name.endswith(tag) and is_tune_dir(p))
-    return found[-1] if found else None
+    """The newest tune folder of this spec (same spec hash), if any (:func:`simlab.runner.folders.latest_folder`)."""
+    return latest_folder(spec, root, SUFFIX, MANIFEST)
 
 
 def _knob_entry(knob: Any) -> dict[str, Any]:
@@ -149,7 +145,7 @@ def run_tune(spec: ExperimentSpec, out: Path | None = None, resume: bool = False
              show_progress: bool = True, root: Path = DEFAULT_ROOT, force: bool = False) -> TuneResult:
     """Search for the smallest data change that minimises the spec's objective, confirm the best
     candidates on fresh seeds and write the answer (see the module docstring)."""
-    tune = spec.tune
+    tune = tune_of(spec)
     if tune is None:
         raise SimlabError(f"{spec.source}: no [tune] section: add one (docs/tune.md) to tune this spec")
     if resume and force:

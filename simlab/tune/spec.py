@@ -1,8 +1,9 @@
 """The ``[tune]`` section of an experiment spec, validated with errors naming the field.
 
-See ``docs/tune.md`` for every field. :func:`parse_tune` is called by the spec parser when a
-spec has a ``[tune]`` table, after the rest of the spec (game, players, data, ablation) is
-valid, so knobs are checked against the data the spec plays.
+See ``docs/tune.md`` for every field. The runner keeps a spec's ``[tune]`` table as it is;
+:func:`parse_spec` and :func:`load_spec` here read a spec with it (:func:`parse_tune`, after
+the rest of the spec, game, players, data, ablation, is valid, so knobs are checked against
+the data the spec plays), and :func:`tune_of` reads it from a spec the runner parsed.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import Any
 
 from simlab.core.datavariants import data_texts
 from simlab.core.hints import did_you_mean
+from simlab.runner import spec as runner_spec
+from simlab.runner.spec import ExperimentSpec, SpecError
 from simlab.tune.knobs import Knob, KnobError, parse_knob
 from simlab.tune.objectives import BUILTINS, Objective, load_user_function
 
@@ -264,3 +267,37 @@ def _usable(knobs: list[Knob], max_changes: int, max_distance: float | None) -> 
                                                 f"row{'s' if knob.rows != 1 else ''}) can never be used: {why}; "
                                                 "raise the budget, or narrow its where or its values")
     return [f"tune.knobs[{i}]: knob '{knobs[i].name}': {why}" for i, why in partly]
+
+
+def tune_of(spec: ExperimentSpec) -> TuneSpec | None:
+    """The spec's validated ``[tune]`` section: ``spec.tune`` when this module read the spec, else the section the
+    runner kept in ``spec.raw`` parsed now (None when the spec has none). Raises :class:`SpecError` naming the
+    field."""
+    if spec.tune is not None or "tune" not in spec.raw:
+        return spec.tune
+    from simlab.core.game import get_game
+
+    try:
+        return parse_tune(spec.raw, spec.source, get_game(spec.game), spec.variants[0], spec.games, spec.seed,
+                          list(spec.record))
+    except TuneSpecError as exc:
+        raise SpecError(f"{spec.source}: {exc.field}: {exc.what}") from None
+
+
+def parse_spec(raw: dict[str, Any], source: str = "<spec>", overrides: dict[str, Any] | None = None) -> ExperimentSpec:
+    """:func:`simlab.runner.spec.parse_spec` with the ``[tune]`` section validated into ``spec.tune``.
+
+    The runner keeps a spec's ``[tune]`` table as it is (it plays no tune); ``simlab tune``,
+    ``simlab report`` and ``simlab publish`` read specs here, so a bad section is refused when
+    the spec is read, with the field named.
+    """
+    spec = runner_spec.parse_spec(raw, source, overrides)
+    spec.tune = tune_of(spec)
+    return spec
+
+
+def load_spec(path: str | Path, overrides: dict[str, Any] | None = None) -> ExperimentSpec:
+    """:func:`simlab.runner.spec.load_spec` with the ``[tune]`` section validated into ``spec.tune``."""
+    spec = runner_spec.load_spec(path, overrides)
+    spec.tune = tune_of(spec)
+    return spec

@@ -24,12 +24,13 @@ from typer.testing import CliRunner
 
 from simlab.cli import app
 from simlab.core.errors import SimlabError
-from simlab.runner.spec import SpecError, load_spec, parse_spec
+from simlab.runner.spec import SpecError
 from simlab.tune import run as tune_run
 from simlab.tune.knobs import candidate_cost
 from simlab.tune.run import read_manifest, run_tune
 from simlab.tune.search import candidate_key
 from simlab.tune.space import Space
+from simlab.tune.spec import load_spec, parse_spec  # the spec with its [tune] section read
 
 RAW = {
     "name": "budget", "game": "smartphone", "seed": 1, "games": 10, "players": {"seats": ["greedy", "greedy"]},

@@ -11,9 +11,9 @@ import pytest
 
 from simlab.core.datavariants import data_texts
 from simlab.core.game import get_game
-from simlab.runner.spec import parse_spec
 from simlab.tune.knobs import KnobError, candidate_cost, candidate_edits, describe_candidate, parse_knob
 from simlab.tune.search import candidate_from_params, candidate_key, slots, suggest
+from simlab.tune.spec import parse_spec
 
 FILES = get_game("smartphone").data_files()
 TEXTS = data_texts(FILES)

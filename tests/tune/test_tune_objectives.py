@@ -11,9 +11,9 @@ from tune_helpers import HEAD, PLANT, run_tiny, trials, write_spec
 
 from simlab.results import load
 from simlab.runner.plan import Plan
-from simlab.runner.spec import load_spec
 from simlab.tune.evaluate import Evaluator, Job, candidate_spec
 from simlab.tune.objectives import Objective, excess_interval
+from simlab.tune.spec import load_spec
 
 # ---------------------------------------------------------------- excess_interval
 

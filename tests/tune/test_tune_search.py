@@ -19,12 +19,12 @@ from tune_helpers import PLANTED_SPEC, fresh, run_tiny, trials, write_spec
 
 from simlab.results import load
 from simlab.runner.plan import Plan
-from simlab.runner.spec import load_spec, parse_spec
 from simlab.tune.confirm import search_seeds_overlap
 from simlab.tune.evaluate import candidate_spec
 from simlab.tune.knobs import candidate_cost
 from simlab.tune.run import read_manifest
 from simlab.tune.search import candidate_from_params, candidate_key, slots
+from simlab.tune.spec import load_spec, parse_spec
 
 USA = {"region_id": "USA", "position": 1}
 

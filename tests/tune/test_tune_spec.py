@@ -9,7 +9,8 @@ import pytest
 from tune_helpers import cli
 
 from simlab.core.errors import SimlabError
-from simlab.runner.spec import SpecError, load_spec, parse_spec
+from simlab.runner.spec import SpecError
+from simlab.tune.spec import load_spec, parse_spec  # the spec with its [tune] section read
 
 BASE = {
     "name": "tune_spec",
@@ -222,3 +223,22 @@ def test_toml_writer_round_trips():
     import tomllib
 
     assert tomllib.loads(_toml(_spec())) == _spec()
+
+
+def test_the_runner_keeps_the_tune_section_and_never_runs_its_code(tmp_path):
+    """Issue 24 (layers): the runner keeps ``[tune]`` as a table it does not read, so a run's shards and a replay,
+    which parse the stored spec, never load a user objective file; the tune layer reads the section (once, where
+    a tune is run) and refuses a bad one with the field named; the runner only checks that it is a table."""
+    from simlab.runner import spec as runner_spec
+    from simlab.tune.spec import tune_of
+
+    (tmp_path / "mine.py").write_text("raise RuntimeError('objective code ran')\n")
+    raw = _spec(objective="mine.py:gap")
+    source = str(tmp_path / "user.toml")
+    spec = runner_spec.parse_spec(raw, source)
+    assert spec.tune is None and spec.raw["tune"]["objective"] == "mine.py:gap"
+    with pytest.raises(SpecError, match=r"user\.toml: tune\.objective: .*objective code ran"):
+        tune_of(spec)  # the tune layer loads it (and says it failed)
+    assert tune_of(runner_spec.parse_spec(BASE, "x.toml")).objective.name == "max_position_deviation"
+    with pytest.raises(SpecError, match=r"^x\.toml: tune: expected a table, got 3$"):
+        runner_spec.parse_spec({**BASE, "tune": 3}, "x.toml")

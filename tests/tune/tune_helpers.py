@@ -21,8 +21,8 @@ from typing import Any
 
 import polars as pl
 
-from simlab.runner.spec import load_spec
 from simlab.tune.run import run_tune
+from simlab.tune.spec import load_spec
 
 PLANT = '{ file = "buyers", where = { region_id = "USA", position = 1 }, set = { price_cap = 1 } }'
 
