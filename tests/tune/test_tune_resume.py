@@ -17,8 +17,8 @@ import polars as pl
 import pytest
 from tune_helpers import cli, finished_trials, fresh, run_tiny, start_cli, trials, write_spec
 
-from simlab.runner.spec import load_spec
 from simlab.tune.run import run_tune
+from simlab.tune.spec import load_spec  # the spec with its [tune] section read
 
 
 def _running(path: Path) -> int:
