@@ -19,7 +19,7 @@ import json
 import math
 import os
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -163,6 +163,13 @@ class Evaluator:
         out = []
         for chunks in parts:
             chunks.sort(key=lambda c: c[0])
-            names = list(chunks[0][1]) if chunks else []
-            out.append({n: pl.concat([c[1][n] for c in chunks], how="vertical_relaxed") for n in names})
+            out.append(concat_tables([frames for _, frames in chunks]))
         return out
+
+
+def concat_tables(parts: Sequence[Mapping[str, pl.DataFrame]]) -> dict[str, pl.DataFrame]:
+    """Table name -> the parts' frames of that table one after another (each part has the first part's tables;
+    columns whose types differ between parts are widened); ``{}`` for no parts."""
+    if not parts:
+        return {}
+    return {name: pl.concat([part[name] for part in parts], how="vertical_relaxed") for name in parts[0]}

@@ -51,7 +51,7 @@ from optuna.trial import TrialState
 from simlab.core.errors import SimlabError
 from simlab.runner.plan import Plan
 from simlab.runner.spec import ExperimentSpec
-from simlab.tune.evaluate import Evaluator, Job, candidate_spec, stage_bounds
+from simlab.tune.evaluate import Evaluator, Job, candidate_spec, concat_tables, stage_bounds
 from simlab.tune.knobs import Knob, candidate_cost, candidate_edits, describe_candidate
 from simlab.tune.space import Space, params_of
 from simlab.tune.spec import TuneSpec
@@ -454,7 +454,7 @@ class Search:
             results = self.evaluator.play([Job(p.key, specs[p.key], lo, hi) for p in alive])
             for p, frames in zip(alive, results, strict=True):
                 tables[p.key].append(frames)
-                merged = _merge(tables[p.key])
+                merged = concat_tables(tables[p.key])
                 p.values.append(tune.objective.value(merged))
                 p.games += hi - lo
                 p.trial.report(p.values[-1], step)
@@ -509,10 +509,3 @@ class _Replay(optuna.samplers.BaseSampler):
             return self.params[name]
         return self.fallback.sample_independent(study, trial, name, distribution)
 
-
-def _merge(parts: list[dict[str, Any]]) -> dict[str, Any]:
-    import polars as pl
-
-    if len(parts) == 1:
-        return parts[0]
-    return {n: pl.concat([p[n] for p in parts], how="vertical_relaxed") for n in parts[0]}
