@@ -508,4 +508,3 @@ class _Replay(optuna.samplers.BaseSampler):
         if name in self.params:
             return self.params[name]
         return self.fallback.sample_independent(study, trial, name, distribution)
-
