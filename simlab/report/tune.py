@@ -115,7 +115,9 @@ def summary_rows(path: Path, man: dict[str, Any]) -> list[tuple[str, str]]:
         ("knobs", f"{len(man.get('knobs', []))} ({', '.join(k['name'] for k in man.get('knobs', []))}); at most "
                   f"{budget.get('max_changes')} data row change(s)"
                   + (f", distance at most {budget['max_distance']:g}" if budget.get("max_distance") else "")),
-        ("search", f"{search.get('trials', 0):,} trials, {search.get('games', 0):,} games in "
+        ("search", f"{search.get('trials', 0):,} trials"
+                   + (f" of {search['allowed']:,} allowed candidates" if search.get("allowed") is not None else "")
+                   + f", {search.get('games', 0):,} games in "
                    f"{search.get('seconds', 0):.0f} s (seed {budget.get('seed')}, sampler {budget.get('sampler')}; "
                    f"stopped by {search.get('stopped_by', '?')})"),
         ("confirmation", f"the printed data and {confirm.get('candidates', 0)} candidate(s), "
@@ -129,12 +131,23 @@ def summary_rows(path: Path, man: dict[str, Any]) -> list[tuple[str, str]]:
     return rows
 
 
+def recommended(answer: dict[str, Any]) -> bool:
+    """Whether a tune's answer recommends its change (tunes before ``answer.recommended``: the paired verdict)."""
+    if not answer.get("candidate"):
+        return False
+    return bool(answer.get("recommended", str(answer.get("improvement", "")).startswith("confirmed")))
+
+
 def _answer(man: dict[str, Any]) -> str:
     answer = man.get("answer", {})
     if not answer.get("candidate"):
-        return f"no recommended change: {answer.get('note', 'no candidate that changes the data finished')}"
-    parts = [f"trial {answer.get('trial')} ({len(answer.get('edits', []))} edit(s), variant.toml)",
-             f"target: {answer.get('target', 'no target')}"]
+        return f"no change recommended: {answer.get('note', 'no candidate that changes the data finished')}"
+    if not recommended(answer):
+        parts = [answer.get("recommendation") or f"no change recommended: the best candidate of the search (trial "
+                 f"{answer.get('trial')}) does not confirm an improvement"]
+    else:
+        parts = [f"change as trial {answer.get('trial')} does ({len(answer.get('edits', []))} edit(s), variant.toml)",
+                 f"target: {answer.get('target', 'no target')}"]
     if answer.get("improvement"):
         parts.append(f"improvement: {answer['improvement']}")
     return "; ".join(parts)
@@ -148,12 +161,13 @@ def default_findings(man: dict[str, Any]) -> list[str]:
     if answer.get("printed"):
         out.append(f"printed data: {unit} {_ci(answer['printed'])}")
     if answer.get("confirmed"):
-        out.append(f"recommended change ({'; '.join(answer.get('changes', []))}): {_ci(answer['confirmed'])}; "
+        what = "recommended change" if recommended(answer) else "no change recommended; the best candidate"
+        out.append(f"{what} ({'; '.join(answer.get('changes', []))}): {_ci(answer['confirmed'])}; "
                    f"target: {answer.get('target', 'no target')}")
         if answer.get("improvement"):
             out.append(f"improvement over the printed data: {answer['improvement']}")
     elif answer.get("note"):
-        out.append(f"no recommended change: {answer['note']}")
+        out.append(f"no change recommended: {answer['note']}")
     return out
 
 

@@ -124,7 +124,7 @@ def test_the_page_has_the_summary_and_every_section(reported):
     if man["answer"]["recommended"]:
         assert "[[variants]]" in page and 'name = "tuned"' in page  # the ready-to-paste variant
     else:
-        assert "No change recommended." in page and "[[variants]]" not in page
+        assert "No change recommended." in page and 'name = "tuned"' not in page
     # user-supplied names stay text (issue 23, "Safety"): the knob named <script>, the description's link
     assert "<script>alert(3)" not in page and "&lt;script&gt;alert(3)" in page
     assert 'href="javascript:' not in page
@@ -292,3 +292,29 @@ def test_a_tune_is_published_with_the_staleness_check_of_the_studies(reported, m
         assert any(p.startswith("spec experiments/tiny_tune.toml changed") for p in pub.stale("tiny_tune", project))
     finally:
         spec.write_text(SPEC)
+
+
+def test_trials_never_played_are_drawn_apart(reported, tmp_path):
+    """Issue 23: infeasible and invalid trials (a tune made before substitutes; a candidate the game rejects) have
+    no value; the search plot marks them in a strip of their own, not at a made-up value under the target line.
+    A copy of the reported tune with three of its trials turned into such trials (and one into a repeat)."""
+    import shutil
+
+    import polars as pl
+
+    legacy = tmp_path / "legacy"
+    shutil.copytree(reported["tune"], legacy, ignore=shutil.ignore_patterns("report"))
+    table = pl.read_parquet(legacy / "trials.parquet")
+    unplayed = [n for n in table.filter(pl.col("status") == "pruned")["trial"].to_list()][:3]
+    assert len(unplayed) == 3
+    table.with_columns(
+        pl.when(pl.col("trial").is_in(unplayed[:2])).then(pl.lit("infeasible"))
+        .when(pl.col("trial") == unplayed[2]).then(pl.lit("invalid")).otherwise(pl.col("status")).alias("status"),
+        pl.when(pl.col("trial").is_in(unplayed)).then(None).otherwise(pl.col("value")).alias("value"),
+        pl.when(pl.col("trial").is_in(unplayed)).then(None).otherwise(pl.col("last_stage_value"))
+        .alias("last_stage_value"),
+    ).drop("origin", "replaced").write_parquet(legacy / "trials.parquet")
+    page = report_run(legacy, tmp_path / "report").read_text(encoding="utf-8")
+    caption = re.search(r"<figcaption[^>]*>(The objective of each trial of the search[^<]*)</figcaption>", page)
+    assert caption and "Trials never played (infeasible, invalid) have no value: they are marked in the strip under " \
+                       "the plot" in caption.group(1), caption
