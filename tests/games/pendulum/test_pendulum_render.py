@@ -1,7 +1,7 @@
 """Pendulum as text and as a trace (render.py): action descriptions, menus, the board, the JSON-lines trace
 events and their documentation in docs/trace.md ("Pendulum events").
 
-NOTES sections are those of /work/shared/research/pendulum/NOTES.md ("What a trace must carry to be
+NOTES sections are those of ../shared/research/pendulum/NOTES.md ("What a trace must carry to be
 checked", Part I for the vocabulary). Random games are played with the rules kernels (rules.py: py_setup /
 py_step) choosing uniformly among the legal actions, but passing with probability 1/2 where a pass is legal (as the
 built-in ``random`` player does: otherwise every seat would hardly ever pass in a row and a step would not end).

@@ -1,6 +1,6 @@
 """Pendulum's rules driver (rules.py): setup, the phase machine, and properties of whole random games.
 
-NOTES sections are those of /work/shared/research/pendulum/NOTES.md: I.2 (global setup), I.3 (player setup and
+NOTES sections are those of ../shared/research/pendulum/NOTES.md: I.2 (global setup), I.3 (player setup and
 start of play), I.8 (council), I.12.2 (Automa setup), I.13.6 (random streams). Whole games are played with a
 random policy in Python (a pass is favoured so that games with many seats end in reasonable time).
 (The file is not named test_rules.py: tests/games/sentient/test_rules.py has that name and the test tree has no

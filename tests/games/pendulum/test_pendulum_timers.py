@@ -1,6 +1,6 @@
 """Pendulum's clock (timers.py, realtime.py): flips, markers, council called, the schedule and the timed model.
 
-NOTES sections are those of /work/shared/research/pendulum/NOTES.md: I.5 (timers and rows), I.8.1 (council called),
+NOTES sections are those of ../shared/research/pendulum/NOTES.md: I.5 (timers and rows), I.8.1 (council called),
 I.10.1 (the timer track), I.12.4 (trigger 2), I.12.7 (Automa flips: markers), I.12.9 (legendary cut-off),
 I.12.13 (Omen), I.13.1-I.13.4 (the simulator's clock), II.2-II.4, VI.3, VI.11, VI.12. Whole games are played
 with a random policy in Python; positions are taken from such games or from ``rules.setup`` and edited.

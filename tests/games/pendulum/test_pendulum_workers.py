@@ -1,7 +1,7 @@
 """Pendulum workers (workers.py): placement rows, blocking, the four worker states, worker actions and their
 modifiers, retrieve, recruit, the grande swap, the Insurgent placement, the start of play and solo trigger 1.
 
-NOTES sections are those of /work/shared/research/pendulum/NOTES.md (I.3.7 start of play, I.5 rules 1 and 2,
+NOTES sections are those of ../shared/research/pendulum/NOTES.md (I.3.7 start of play, I.5 rules 1 and 2,
 I.6 workers, I.10.3 advanced placement, I.12.2 Automa workers, I.12.4 trigger 1). Positions are hand-made on
 ``np.zeros(1, STATE_DTYPE)`` with the real tables of ``ruleset.build_ruleset``; kernels are called directly
 on the record ``arr[0]``.

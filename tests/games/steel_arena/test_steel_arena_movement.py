@@ -1,7 +1,7 @@
 """Steel Arena movement kernels (movement.py): rotations, moves, jumps, collisions, pushes, terrain.
 
 Fixtures are the examples.toml ids named in each docstring; NOTES sections are those of
-/work/shared/research/steel-arena/NOTES.md (I.7 movement, I.12 terrain, II.2-II.5 options).
+../shared/research/steel-arena/NOTES.md (I.7 movement, I.12 terrain, II.2-II.5 options).
 The kernels are called directly on the state record ``s_arr[0]``.
 """
 
