@@ -2,7 +2,7 @@
 the JSON-lines trace events and the readable log.
 
 Fixtures are the examples.toml ids named in the docstrings; NOTES sections are those of
-/work/shared/research/steel-arena/NOTES.md (I.16 hidden information, I.17 geometry, "What a
+../shared/research/steel-arena/NOTES.md (I.16 hidden information, I.17 geometry, "What a
 trace must carry to be checked"). Random games are played with the rules kernels (rules.py).
 """
 
