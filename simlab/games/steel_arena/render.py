@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from simlab.core.version import __version__
 from simlab.games.steel_arena.codes import (
     A_ACT,
     A_COOL,
@@ -1185,8 +1186,6 @@ def start_event(rules: Any, rec: np.void, players: list[str], game_index: int) -
     order, the starters) is in the log's ``setup`` event, since this event may be built from a
     state of any later point of the game.
     """
-    import simlab
-
     n = int(rec["n_players"])
     team = bool(rules.options.get("team"))
     fp = int(rec["first_player"])
@@ -1205,7 +1204,7 @@ def start_event(rules: Any, rec: np.void, players: list[str], game_index: int) -
         "game": game_index,
         "seed": int(rec["seed"]),
         "players": list(players),
-        "rules": {"game": "steel_arena", "package_version": simlab.__version__,
+        "rules": {"game": "steel_arena", "package_version": __version__,
                   "rulebook": "rules/steel-arena.ru.txt", "digest": "research/steel-arena/NOTES.md",
                   "data": _data_sources(rules)},
         "options": dict(rules.options),
