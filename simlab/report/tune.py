@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from simlab.core.errors import SimlabError
-from simlab.runner.run import DEFAULT_ROOT
+from simlab.runner.folders import DEFAULT_ROOT, spec_folders
 
 TUNE_NOTEBOOK = "tune_report.ipynb"
 
@@ -37,14 +37,9 @@ def check_complete(path: Path, man: dict[str, Any]) -> None:
 
 def latest_complete_tune(spec: Any, root: Path = DEFAULT_ROOT) -> Path | None:
     """The newest complete tune of this spec (same spec hash) under ``root``, or None."""
-    from simlab.tune.run import is_tune_dir, read_manifest
+    from simlab.tune.run import MANIFEST, SUFFIX, read_manifest
 
-    base = Path(root) / spec.name
-    if not base.is_dir():
-        return None
-    tag = f"{spec.spec_hash()[:8]}-tune"
-    found = sorted(p for p in base.iterdir() if p.name.endswith(tag) and is_tune_dir(p))
-    for path in reversed(found):
+    for path in reversed(spec_folders(spec, root, SUFFIX, MANIFEST)):
         try:
             if read_manifest(path).get("status") == "complete":
                 return path
