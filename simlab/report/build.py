@@ -457,7 +457,9 @@ def _run_rows(run_dir: Path, man: dict[str, Any], notebook: str) -> tuple[list[t
         if per_deal != 1:
             stored += f" of {per_deal:g} games each (the seatings of one deal)"
         if len(variants) > 1:
-            stored += f", in each of {len(variants)} variants ({', '.join(map(str, variants))})"
+            names = [str(v) for v in variants]
+            shown = ", ".join(names) if len(names) <= 6 else f"{', '.join(names[:3])}, …, {names[-1]}"
+            stored += f", in each of {len(variants)} variants ({shown})"
     else:
         stored = f"{done:,} games"
     planned = int(plan.get("games", 0)) * max(1, len(variants))
