@@ -25,7 +25,7 @@ SEAT_COLUMNS = [
     "rank",
     "winner",
     "first_player",  # bool: this seat played the first turn
-    "team",  # 0 for seats 1+3, 1 for seats 2+4 in team mode; 0 otherwise
+    "team",  # 0 for seats 0 and 2, 1 for seats 1 and 3 in team mode (seats count from 0); 0 otherwise
     "modules",  # modules at the end, central included (0 for a destroyed robot)
     "boosted",  # bool: the robot ended on side B
     "destroyed",  # bool: the robot was destroyed

@@ -219,10 +219,22 @@ def tile_summary(t: Any) -> str:
     return ", ".join(parts)
 
 
+def tile_name(t: Any) -> str:
+    """A design as the reports and ``tiles.csv`` name it: ``G2-A-OGNEMYOT (Flamethrower)`` (its ``tile_id``, the
+    name a data variant or an ablation takes, and its English name)."""
+    return f"{t.tile_id} ({t.name_en})"
+
+
+def tile_name_printed(t: Any) -> str:
+    """:func:`tile_name` with the name printed on the tile beside it: ``G2-A-OGNEMYOT (Flamethrower, printed
+    ОГНЕМЁТ)``, for a person who holds the physical game."""
+    return f"{t.tile_id} ({t.name_en}, printed {t.name_ru})"
+
+
 def module_label(rules: Any, inst: int) -> str:
-    """``ПУШКА М1 (direct 1)``."""
+    """``G1-A-PUSHKA-M1 (Cannon M1): direct 1``."""
     t = _design(rules, inst)
-    return f"{t.name_ru} ({tile_summary(t)})"
+    return f"{tile_name(t)}: {tile_summary(t)}"
 
 
 def central_side(rules: Any, seat: int, side: int) -> dict[str, Any]:
@@ -429,7 +441,7 @@ def _field_tile_words(rules: Any, rec: np.void, c: int, viewer: int | None) -> s
     if inst < 0 or (not up and viewer is not None and not rec["expert"]):
         return f"the face-down {COLOUR_OF_TYPE.get(ttype, '?')} ({ttype}) tile"
     t = _design(rules, inst)
-    return f"{'terrain' if t.type == 'terrain' else 'the module tile'} {t.name_ru}"
+    return f"{'terrain' if t.type == 'terrain' else 'the module tile'} {tile_name(t)}"
 
 
 def _module_name(rules: Any, rec: np.void, seat: int, slot: int) -> str:
@@ -438,7 +450,7 @@ def _module_name(rules: Any, rec: np.void, seat: int, slot: int) -> str:
     inst = int(rec["mods"][seat, slot])
     if inst < 0:
         return f"a {TILE_TYPES[int(rec['mod_type'][seat, slot])]} module"
-    return _design(rules, inst).name_ru
+    return tile_name(_design(rules, inst))
 
 
 def describe_action(rules: Any, rec: np.void, action: int) -> str:
@@ -488,7 +500,7 @@ def describe_action(rules: Any, rec: np.void, action: int) -> str:
     if t is None:
         head = f"activate the central module ({mkind}, side {'AB'[side]})"
     else:
-        head = f"activate {t.name_ru} ({tile_summary(t)})"
+        head = f"activate {tile_name(t)}: {tile_summary(t)}"
     if mkind == "rotate":
         body = f"rotate {pr['sectors']} {pr['sense']} (facing {facing} -> {pr['facing_after']})"
     elif mkind == "move":
@@ -553,7 +565,7 @@ def action_menu(rules: Any, rec: np.void, legal: list[int]) -> list[tuple[str, A
             if t is None:
                 label = f"central module: {mkind} (side {'AB'[side]}: {central_summary(rules, seat, side)})"
             else:
-                label = f"{t.name_ru} ({t.name_en}; {tile_summary(t)})"
+                label = f"{tile_name_printed(t)}: {tile_summary(t)}"
             if wear:
                 label += " by the wear rule (destroyed after use)"
             sub = []
@@ -601,7 +613,7 @@ def _cell_code(rules: Any, rec: np.void, c: int, hide: bool) -> str:
     if inst < 0 or (not up and hide):
         return f"{COLOUR_LETTER[COLOUR_OF_TYPE[ttype]]}?"
     t = _design(rules, inst)
-    short = t.name_ru.replace(" ", "")[:3]
+    short = t.tile_id.split("-")[2][:3] if t.tile_id.count("-") >= 2 else t.tile_id[:3]  # G2-A-OGNEMYOT: OGN
     letter = TYPE_LETTER[t.type]
     return f"{letter if up else letter.lower()}:{short}"
 
@@ -637,7 +649,7 @@ def render_state(rules: Any, rec: np.void, seat: int | None = None) -> str:
         f"({PHASE_TEXT.get(phase, phase)})" if turn > 0 else f"Setup · {PHASE_TEXT.get(phase, phase)} · "
         f"to decide: {robot_name(int(rec['actor']))}")
     view = "referee view" if seat is None else f"view of {robot_name(seat)}"
-    teams = " · teams P1+P3 v P2+P4" if rec["team"] else ""
+    teams = " · team 0 (seats 0+2: P1, P3) v team 1 (seats 1+3: P2, P4)" if rec["team"] else ""
     lines.append(f"Steel Arena · {'expert' if expert else 'basic'} mode{teams} · {view}")
     lines.append(head)
     n_cells = len(rules.cells)
@@ -676,14 +688,14 @@ def _field_words_short(rules: Any, rec: np.void, c: int, hide: bool) -> str:
     if inst < 0 or (not up and hide):
         return f"face-down {COLOUR_OF_TYPE.get(ttype, '?')} ({ttype})"
     t = _design(rules, inst)
-    return f"{t.name_ru} ({t.type}: {tile_summary(t)}{'' if up else '; face down'})"
+    return f"{tile_name_printed(t)}, {t.type}: {tile_summary(t)}{'' if up else '; face down'}"
 
 
 def _robot_lines(rules: Any, rec: np.void, p: int, seat: int | None, hide: bool) -> list[str]:
     side = int(rec["side"][p])
     n_mods = int(rec["n_mods"][p])
     you = " (you)" if seat == p else ""
-    team = f", team {'AB'[int(rec['team_of'][p])]}" if rec["team"] else ""
+    team = f", team {int(rec['team_of'][p])}" if rec["team"] else ""
     if rec["destroyed"][p]:
         where = "destroyed"
     elif not rec["placed"][p] or int(rec["cell"][p]) < 0:
@@ -709,14 +721,14 @@ def _robot_lines(rules: Any, rec: np.void, p: int, seat: int | None, hide: bool)
             text = f"{ttype} module (not yet used: hidden)"
         else:
             t = _design(rules, inst)
-            text = f"{t.name_ru} ({t.type}: {tile_summary(t)})"
+            text = f"{tile_name_printed(t)}, {t.type}: {tile_summary(t)}"
             if not rec["revealed"][p, k] and not expert_of(rec):
                 text += " (unrevealed)"
         out.append(f"    {k + 1:>2}. {text} {marks}".rstrip())
     nt = int(rec["n_trophies"][p])
     if nt:
         if seat is None or seat == p:
-            names = ", ".join(_design(rules, int(i)).name_ru for i in rec["trophies"][p, :nt] if int(i) >= 0)
+            names = ", ".join(tile_name(_design(rules, int(i))) for i in rec["trophies"][p, :nt] if int(i) >= 0)
             out.append(f"    trophies {nt}: {names}")
         else:
             out.append(f"    trophies {nt}")
@@ -737,7 +749,7 @@ def expert_of(rec: np.void) -> bool:
 
 LEGEND_SHORT = (
     "P1→ robot P1 and its facing (* on a tile) · · empty · r? g? y? b? a red/green/yellow/blue tile lying face down",
-    "A:НЕЗ tile (A attack, M move, R rotate, D defence, T terrain; its name's first letters; lower case a:НЕЗ:"
+    "A:NEZ tile (A attack, M move, R rotate, D defence, T terrain; its tile_id's first name letters; lower case a:NEZ:"
     " face down, referee view) · right: each cell's q,r",
 )
 
@@ -747,8 +759,9 @@ How to read the arena and the choices (shown once; type h to see it again):
                cell's q,r. Facings 0..5: 0 → east (+1,0), 1 ↗ (+1,-1), 2 ↖ (0,-1), 3 ← west, 4 ↙ (-1,+1),
                5 ↘ (0,+1). Clockwise = decreasing facing; counter-clockwise = increasing.
   P2↖          robot P2 (seat 1) facing 2; a * means it stands on a tile (terrain or a module tile).
-  A:ПУШ        a face-up tile: type letter (A attack, M move, R rotate, D defence, T terrain) and the first
-               letters of its Russian name; the "Field" list below the map names it in full.
+  A:PUS        a face-up tile: type letter (A attack, M move, R rotate, D defence, T terrain) and the first
+               letters of the name in its tile_id (G1-A-PUSHKA-M1); the "Field" list below the map names it
+               in full: tile_id (English name, printed Russian name).
   r?           a face-down tile of that colour (r red = attack, g green = move, y yellow = rotate,
                b blue = defence); you learn which module it is when you pick it up.
   [hot] [used] an overheat token on the module / activated this turn ([defended]: its armour was used
@@ -1303,7 +1316,7 @@ def log_lines(events: list[dict[str, Any]]) -> list[str]:
         if inst == "CENTRAL":
             return "the central module"
         d = designs.get(inst.split("#")[0])
-        return d["name_ru"] if d else inst
+        return f"{d['tile_id']} ({d['name_en']})" if d else inst
 
     def hidden(inst: str | None, kind: str | None = None) -> str:
         if expert or inst in (None, "CENTRAL"):
@@ -1407,7 +1420,7 @@ def log_lines(events: list[dict[str, Any]]) -> list[str]:
                 out.append(f"  {s['robot']:<5}  {pl[:24]:<24}  {s['trophies']:>8}  {mods:>7}  {s['side']:>4}  "
                            f"{s['rank']:>4}" + ("  destroyed" if s["destroyed"] else ""))
             if "team_totals" in e:
-                out.append(f"  teams (P1+P3, P2+P4): trophies {e['team_totals']['trophies']}, "
+                out.append(f"  team 0 (seats 0+2), team 1 (seats 1+3): trophies {e['team_totals']['trophies']}, "
                            f"modules {e['team_totals']['modules']}")
             w = e["winners"]
             out.append(("  draw between " if e["draw"] else "  winner: ") + ", ".join(robot_name(p) for p in w))

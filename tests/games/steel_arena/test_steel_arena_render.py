@@ -79,11 +79,11 @@ def test_render_fixture_positions_referee_and_seat(fx_id: str) -> None:
             continue
         t = rules.design(inst)
         where = render._cell_text(list(rules.cell_qr(c)))
-        assert f"{where} {t.name_ru}" in referee
+        assert f"{where} {render.tile_name_printed(t)}" in referee
         if rec["cell_up"][c]:
-            assert f"{where} {t.name_ru}" in seat_view
+            assert f"{where} {render.tile_name_printed(t)}" in seat_view
         else:
-            assert f"{where} {t.name_ru}" not in seat_view
+            assert f"{where} {t.tile_id}" not in seat_view
             assert f"{where} face-down {COLOUR_OF_TYPE[t.type]}" in seat_view
 
 
@@ -97,7 +97,7 @@ def test_render_expert_mode_shows_everything(fx_id: str) -> None:
     assert "(not yet used: hidden)" not in text and "] face-down" not in text
     for p in range(rules.n_players):
         for k in range(int(rec["n_mods"][p])):
-            assert rules.design(int(rec["mods"][p, k])).name_ru in text
+            assert render.tile_name_printed(rules.design(int(rec["mods"][p, k]))) in text
 
 
 def test_hex_map_rows_and_arrows() -> None:
@@ -119,10 +119,10 @@ def test_describe_rotation_os_m1() -> None:
     rules, s_arr = position("rotate-os-m1")
     legal = legal_of(rules, s_arr)
     texts = {render.describe_action(rules, s_arr[0], a): a for a in legal}
-    assert any("ОСЬ М1" in t and "rotate 2 clockwise (facing 0 -> 4)" in t for t in texts)
+    assert any("G1-R-OS-M1 (Axis M1)" in t and "rotate 2 clockwise (facing 0 -> 4)" in t for t in texts)
     menu = render.action_menu(rules, s_arr[0], legal)
     assert sorted(leaves(menu)) == sorted(legal)
-    assert any(label.startswith("ОСЬ М1") for label, _ in menu)
+    assert any(label.startswith("G1-R-OS-M1 (Axis M1, printed ОСЬ М1)") for label, _ in menu)
     assert any(label == "cool all modules" for label, _ in menu)
 
 
@@ -131,9 +131,9 @@ def test_describe_moves_open_field() -> None:
     [-1, 1], БЛОХА [1, 0]; the descriptions name those destination cells."""
     rules, s_arr = position("move-diagram-open-field")
     texts = [render.describe_action(rules, s_arr[0], a) for a in legal_of(rules, s_arr)]
-    want = {"СКОРОХОД М1": ["[0, 0]", "[1, 0]"], "КРАБ": ["[0, -1]", "[-1, 1]"], "БЛОХА": ["[1, 0]"]}
-    for name, cells in want.items():
-        mine = [t for t in texts if t.startswith(f"activate {name} ")]
+    want = {"-SKOROKHOD-M1": ["[0, 0]", "[1, 0]"], "-KRAB": ["[0, -1]", "[-1, 1]"], "-BLOKHA": ["[1, 0]"]}
+    for name, cells in want.items():  # tiles by their tile_id, as reports and tiles.csv name them
+        mine = [t for t in texts if t.startswith("activate G") and f"{name} (" in t]
         for cell in cells:
             assert any(f"to {cell}" in t for t in mine), (name, cell, mine)
 
@@ -145,8 +145,8 @@ def test_describe_attack_target_robot() -> None:
     rules, s_arr = position("defence-nezabudka-front")
     texts = [render.describe_action(rules, s_arr[0], a) for a in legal_of(rules, s_arr)]
     target = next(rb for rb in fx["robots"] if rb["id"] != "P1")
-    assert any("НЕЗАБУДКА" in t and f"{target['id']} at [{target['pos'][0]}, {target['pos'][1]}]" in t
-               for t in texts), texts
+    at = f"{target['id']} at [{target['pos'][0]}, {target['pos'][1]}]"
+    assert any("G2-A-NEZABUDKA (Forget-me-not)" in t and at in t for t in texts), texts
 
 
 # ---------------------------------------------------------------- random games and the trace
@@ -325,7 +325,7 @@ def test_basic_log_hides_picked_modules() -> None:
     pick_lines = [line for line in lines if " picks up " in line]
     assert len(pick_lines) == len(picks)
     for e, line in zip(picks, pick_lines, strict=True):
-        assert rules.data.tile(e["tile"].split("#")[0]).name_ru not in line
+        assert render.tile_name(rules.data.tile(e["tile"].split("#")[0])) not in line
         assert f"{e['tile_type']} module" in line
 
 
@@ -353,6 +353,6 @@ def test_menu_groups_attack_by_target() -> None:
     legal = legal_of(rules, s_arr)
     menu = render.action_menu(rules, s_arr[0], legal)
     assert sorted(leaves(menu)) == sorted(legal)
-    smerch = next(choice for label, choice in menu if label.startswith("СМЕРЧ"))
+    smerch = next(choice for label, choice in menu if label.startswith("G3-A-SMERCH (Tornado"))
     target = next(choice for label, choice in smerch if label.endswith("P2 at [0, 0]"))
     assert isinstance(target, list) and any("effect before damage" in label for label, _ in target)
