@@ -84,7 +84,7 @@ def _upgrade(rules: Any, u: int) -> str:
 def _buyer(rules: Any, b: int) -> str:
     reg, pos, kind, cap, tech = (int(x) for x in rules.data.buyer_array[b])
     what = f"red <= {cap}" if kind == 0 else f"purple {TECHNOLOGIES[tech]}"
-    return f"{_region(rules, reg)} buyer {pos + 1} ({what})"
+    return f"{_region(rules, reg)} buyer position {pos} ({what})"  # buyers.csv's position, from 0
 
 
 def buyer_fields(rules: Any, b: int) -> dict[str, Any]:
@@ -389,7 +389,7 @@ def render_state(rules: Any, rec: np.void, seat: int | None = None) -> str:
             _, pos, kind, cap, tech = (int(x) for x in data.buyer_array[b])
             what = f"red<={cap}" if kind == 0 else f"purple {TECHNOLOGIES[tech]}"
             owner = int(rec["buyer_owner"][b])
-            cells.append(f"{pos + 1}:{what} [{'s' + str(owner) if owner >= 0 else '--'}]")
+            cells.append(f"{pos}:{what} [{'s' + str(owner) if owner >= 0 else '--'}]")
         lines.append("      buyers " + "  ".join(cells))
     return "\n".join(lines)
 
@@ -405,7 +405,8 @@ How to read the board and the choices (shown once; type h to see it again):
   price       what each phone sells for (VP per sale) and your place in the priority order (lower first).
   goods       phones made this round, to sell in phase 7; tokens: goods tokens (1 good each in phase 3).
   map         offices: s0 = seat 0's office; "1 of 3 places" and the logistics markers the next one costs.
-              buyers: red<=4 buys a phone priced 4 or less, purple GPS needs GPS researched;
+              buyers "0:red<=4": buyers.csv's position 0 (from 0, as specs take it) buys a phone priced 4
+              or less, "1:purple GPS" needs GPS researched; offices take places 0, 1, ... (office_places.csv);
               [s1] = seat 1's phone lies on it this round, [--] = free. A retailer region has no buyers.
   techs       each technology's effect is shown in words; the patent goes to the first to research it.
   (asks to confirm)  a choice that throws something away: its number again confirms, b goes back."""
@@ -666,7 +667,7 @@ def log_lines(events: list[dict[str, Any]]) -> list[str]:
         elif k == "logistics_progress":
             out.append(f"  {who} logistics {e['region']} {e['progress']}/{e['cost']}")
         elif k == "office":
-            out.append(f"  {who} opens an office in {e['region']} (place {e['place'] + 1}, {e['source']})")
+            out.append(f"  {who} opens an office in {e['region']} (place {e['place']}, {e['source']})")
         elif k == "retailer_bonus":
             out.append(f"  {who} retailer bonus {e['bonus']} {e['amount']}")
         elif k == "price_change":
@@ -689,7 +690,7 @@ def log_lines(events: list[dict[str, Any]]) -> list[str]:
         elif k == "goods_gained":
             out.append(f"  {who} gains {e['goods']} goods ({e['source']})")
         elif k == "office_moved":
-            out.append(f"  {who} moves an office from {e['from']} (place {e['from_place'] + 1}) to {e['to']}")
+            out.append(f"  {who} moves an office from {e['from']} (place {e['from_place']}) to {e['to']}")
         elif k == "markers_lost":
             out.append(f"  {who} loses {e['markers']} unplaced {e['kind']} marker(s)")
         elif k == "score":
