@@ -44,6 +44,7 @@ set off by the attack run after its last hit
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simlab.core import kernels
@@ -72,6 +73,9 @@ from simlab.games.steel_arena.hits import (
     run_explosions,
 )
 from simlab.games.steel_arena.movement import is_obstacle, push_robot, whirl_robot
+
+# kernels take scalar arguments as int64 (and flags as bool): one compiled specialisation each
+i64 = np.int64
 
 log_event = bind(kernels.log_event)
 
@@ -121,7 +125,7 @@ def push_possible(s, q, d, k, tiles, pool, nbr):
         idx += 1
         if c < 0 or is_obstacle(s, c, tiles, pool):
             return False
-        if robot_at(s, c) >= 0:
+        if robot_at(s, i64(c)) >= 0:
             need += 1
     return True
 
@@ -179,9 +183,10 @@ def attack_params(s, p, delivery, damage, splash, push, whirl, heat, base, out, 
         return n
     t = 0
     while c >= 0:
-        q = robot_at(s, c)
+        q = robot_at(s, i64(c))
         if q >= 0:
-            n = _robot_target_params(s, q, f, t, push, whirl, base, out, n, tiles, pool, nbr, opts)
+            n = _robot_target_params(s, i64(q), i64(f), i64(t), i64(push), i64(whirl), i64(base), out, i64(n), tiles,
+                                     pool, nbr, opts)
         if not needs_robot and (q < 0 or not terrain_only or _is_terrain(s, c)):
             out[n] = base + attack_param(t, 1, 0, 0)
             n += 1
@@ -209,11 +214,13 @@ def _splash_around(s, p, x, splash, heat, source, tiles, pool, robots, cells, nb
         if y < 0:
             continue
         fd = (d + 3) % 6
-        q = robot_at(s, y)
+        q = robot_at(s, i64(y))
         if q >= 0 and (q != p or opts[OPT_SPLASH_ATTACKER]):
-            hit_robot(s, q, splash, 0, fd, source, HK_SPLASH, 0, tiles, pool, robots, cells, opts, log)
+            hit_robot(s, i64(q), i64(splash), i64(0), i64(fd), i64(source), i64(HK_SPLASH), i64(0), tiles, pool,
+                      robots, cells, opts, log)
         if s.cell_tile[y] >= 0 and s.cell_type[y] == TYPE_TERRAIN:
-            hit_cell_queued(s, y, splash, heat, fd, source, HK_SPLASH, tiles, pool, opts, log)
+            hit_cell_queued(s, i64(y), i64(splash), i64(heat), i64(fd), i64(source), i64(HK_SPLASH), tiles, pool,
+                            opts, log)
 
 
 @njit(cache=True)
@@ -255,11 +262,13 @@ def apply_attack(s, p, source, delivery, damage, splash, push, whirl, heat, para
         c = nbr[c0, f]
         primary = 1  # the first robot on the line is the beam's primary target: only it owes heat (II.20)
         while c >= 0:
-            q = robot_at(s, c)
+            q = robot_at(s, i64(c))
             if q >= 0:
-                hit_robot(s, q, damage, heat, hdir, source, HK_BEAM, primary, tiles, pool, robots, cells, opts, log)
+                hit_robot(s, i64(q), i64(damage), i64(heat), i64(hdir), i64(source), i64(HK_BEAM), i64(primary),
+                          tiles, pool, robots, cells, opts, log)
                 primary = 0
-            hit_cell_queued(s, c, damage, heat, hdir, source, HK_BEAM, tiles, pool, opts, log)
+            hit_cell_queued(s, i64(c), i64(damage), i64(heat), i64(hdir), i64(source), i64(HK_BEAM), tiles, pool,
+                            opts, log)
             c = nbr[c, f]
         run_explosions(s, p, tiles, pool, robots, cells, nbr, opts, log)
         return
@@ -276,12 +285,14 @@ def apply_attack(s, p, source, delivery, damage, splash, push, whirl, heat, para
             if c < 0:
                 continue
             fd = hdir if (i == 0 or opts[OPT_SWEEP_FACING]) else (d + 3) % 6
-            q = robot_at(s, c)
+            q = robot_at(s, i64(c))
             if q >= 0:
                 # heat only on the front cell's robot, the sweep's primary target (I.9.4, II.20)
-                hit_robot(s, q, damage, heat, fd, source, HK_SWEEP, 1 if i == 0 else 0, tiles, pool, robots, cells,
+                hit_robot(s, i64(q), i64(damage), i64(heat), i64(fd), i64(source), i64(HK_SWEEP),
+                          i64(1 if i == 0 else 0), tiles, pool, robots, cells,
                           opts, log)
-            hit_cell_queued(s, c, damage, heat, fd, source, HK_SWEEP, tiles, pool, opts, log)
+            hit_cell_queued(s, i64(c), i64(damage), i64(heat), i64(fd), i64(source), i64(HK_SWEEP), tiles, pool, opts,
+                            log)
         run_explosions(s, p, tiles, pool, robots, cells, nbr, opts, log)
         return
     order = param & 1
@@ -297,21 +308,26 @@ def apply_attack(s, p, source, delivery, damage, splash, push, whirl, heat, para
         return  # an attack into the edge (require_cell_in_line off): nothing is hit
     q = -1
     if which == 0:
-        q = robot_at(s, tc)
+        q = robot_at(s, i64(tc))
     if q < 0:
-        hit_cell_queued(s, tc, damage, heat, hdir, source, HK_PRIMARY, tiles, pool, opts, log)
-        _splash_around(s, p, tc, splash, heat, source, tiles, pool, robots, cells, nbr, opts, log)
+        hit_cell_queued(s, i64(tc), i64(damage), i64(heat), i64(hdir), i64(source), i64(HK_PRIMARY), tiles, pool,
+                        opts, log)
+        _splash_around(s, i64(p), i64(tc), i64(splash), i64(heat), i64(source), tiles, pool, robots, cells, nbr, opts,
+                       log)
         run_explosions(s, p, tiles, pool, robots, cells, nbr, opts, log)
         return
     effect = e > 0 and (push > 0 or whirl > 0)
     if effect and order == 1:
-        _effect(s, p, q, f, push, e, tiles, pool, robots, cells, nbr, opts, log)
+        _effect(s, i64(p), i64(q), i64(f), i64(push), i64(e), tiles, pool, robots, cells, nbr, opts, log)
     if _on_field(s, q):
         rc = s.cell[q]
-        hit_robot(s, q, damage, heat, hdir, source, HK_PRIMARY, 1, tiles, pool, robots, cells, opts, log)
+        hit_robot(s, i64(q), i64(damage), i64(heat), i64(hdir), i64(source), i64(HK_PRIMARY), i64(1), tiles, pool,
+                  robots, cells, opts, log)
         if heat > 0 and s.cell_tile[rc] >= 0 and s.cell_type[rc] == TYPE_TERRAIN:
-            hit_cell_queued(s, rc, 0, heat, hdir, source, HK_PRIMARY, tiles, pool, opts, log)
-        _splash_around(s, p, rc, splash, heat, source, tiles, pool, robots, cells, nbr, opts, log)
+            hit_cell_queued(s, i64(rc), i64(0), i64(heat), i64(hdir), i64(source), i64(HK_PRIMARY), tiles, pool, opts,
+                            log)
+        _splash_around(s, i64(p), i64(rc), i64(splash), i64(heat), i64(source), tiles, pool, robots, cells, nbr, opts,
+                       log)
     run_explosions(s, p, tiles, pool, robots, cells, nbr, opts, log)
     if effect and order == 0 and _on_field(s, q):
-        _effect(s, p, q, f, push, e, tiles, pool, robots, cells, nbr, opts, log)
+        _effect(s, i64(p), i64(q), i64(f), i64(push), i64(e), tiles, pool, robots, cells, nbr, opts, log)

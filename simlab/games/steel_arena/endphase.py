@@ -99,6 +99,9 @@ from simlab.games.steel_arena.state import (
     PH_PLACE,
 )
 
+# kernels take scalar arguments as int64 (and flags as bool): one compiled specialisation each
+i64 = np.int64
+
 log_event = bind(kernels.log_event)
 
 TYPE_TERRAIN = 4
@@ -256,7 +259,7 @@ def start_turn(s, p: int, log) -> None:
 def after_placement(s, log) -> None:
     """The next seat clockwise places its robot, or turn 1 starts with the first player."""
     if s.n_placed >= s.n_players:
-        start_turn(s, s.first_player, log)
+        start_turn(s, i64(s.first_player), log)
     else:
         s.phase = PH_PLACE
         s.active = (s.active + 1) % s.n_players  # the seat that placed last (the actor may be a discarder)
@@ -339,7 +342,7 @@ def end_check(s, opts, log) -> bool:
         log[row, 6] = t0 if s.team else -1
         log[row, 7] = t1 if s.team else -1
     if reason != END_NONE:
-        game_end(s, reason, trigger, opts, log)
+        game_end(s, i64(reason), i64(trigger), opts, log)
         return True
     return False
 
@@ -350,16 +353,16 @@ def end_check(s, opts, log) -> bool:
 @njit(cache=True)
 def discard(s, q: int, slot: int, log) -> None:
     """Robot ``q`` discards module ``slot`` for one pending damage (E0): trophy of the active seat or box."""
-    inst = remove_slot(s, q, slot)
+    inst = remove_slot(s, i64(q), i64(slot))
     a = s.active
     if q == a:
         dest = -1
         reason = DR_OWN_TURN
-        to_box(s, inst)
+        to_box(s, i64(inst))
     elif s.team and s.team_of[q] == s.team_of[a]:
         dest = -1
         reason = DR_TEAM_MATE
-        to_box(s, inst)
+        to_box(s, i64(inst))
     else:
         dest = a
         reason = DR_TROPHY
@@ -381,7 +384,7 @@ def forced_discards(s, q: int, log) -> None:
     """Pending damage >= modules: every module goes without asking; more than that destroys the robot."""
     destroy = s.pending_dmg[q] > s.n_mods[q]
     while s.n_mods[q] > 0:
-        discard(s, q, s.n_mods[q] - 1, log)
+        discard(s, i64(q), i64(s.n_mods[q] - 1), log)
     s.pending_dmg[q] = 0
     if destroy:
         s.destroyed[q] = 1
@@ -394,7 +397,7 @@ def forced_discards(s, q: int, log) -> None:
 def limit_discard(s, slot: int, log) -> None:
     """The module-limit discard of the active robot: its own trophy (NOTES I.13.2)."""
     a = s.active
-    inst = remove_slot(s, a, slot)
+    inst = remove_slot(s, i64(a), i64(slot))
     s.trophies[a, s.n_trophies[a]] = inst
     s.n_trophies[a] += 1
     row = log_event(log, EV_LIMIT_DISCARD)
@@ -486,14 +489,14 @@ def autocool(s, tiles, pool, opts, log) -> None:
 def refill(s, tiles, pool, opts, log) -> bool:
     """E4: every empty cell without a robot gets the top gen-3 tile; True when the game ended."""
     for c in range(s.n_cells):
-        if s.cell_tile[c] >= 0 or robot_at(s, c) >= 0:
+        if s.cell_tile[c] >= 0 or robot_at(s, i64(c)) >= 0:
             continue
         if s.stack_n == 0:
             row = log_event(log, EV_STACK_EXHAUSTED)
             if row >= 0:
                 log[row, 1] = c
             if not s.team or opts[OPT_TEAM_GEN3_ENDS]:
-                game_end(s, END_GEN3, c, opts, log)
+                game_end(s, i64(END_GEN3), i64(c), opts, log)
                 return True
             return False
         s.stack_n -= 1
@@ -535,7 +538,7 @@ def run_end_phase(s, tiles, pool, opts, log) -> None:
             if after:
                 s.end_step = ES_PICKUP
             else:
-                _end_step(s, 0, log)
+                _end_step(s, i64(0), log)
                 s.end_step = ES_DISCARDS
         elif st == ES_DISCARDS:
             q = -1
@@ -565,7 +568,7 @@ def run_end_phase(s, tiles, pool, opts, log) -> None:
                 return
             s.end_step = ES_E2 if after else ES_PICKUP
         elif st == ES_PICKUP:
-            _end_step(s, 1, log)
+            _end_step(s, i64(1), log)
             pickup(s, tiles, pool, log)
             if s.n_mods[s.active] > M_LIMIT:
                 s.end_step = ES_CHECK_LIMIT
@@ -579,26 +582,26 @@ def run_end_phase(s, tiles, pool, opts, log) -> None:
             s.end_step = ES_AFTER_PICKUP
         elif st == ES_AFTER_PICKUP:
             if after:
-                _end_step(s, 0, log)
+                _end_step(s, i64(0), log)
                 s.end_step = ES_DISCARDS
             else:
                 s.end_step = ES_E2
         elif st == ES_E2:
-            _end_step(s, 2, log)
-            side_switch(s, 2, opts, log)
+            _end_step(s, i64(2), log)
+            side_switch(s, i64(2), opts, log)
             s.end_step = ES_E3
         elif st == ES_E3:
-            _end_step(s, 3, log)
+            _end_step(s, i64(3), log)
             autocool(s, tiles, pool, opts, log)
             s.end_step = ES_E4
         elif st == ES_E4:
-            _end_step(s, 4, log)
+            _end_step(s, i64(4), log)
             if refill(s, tiles, pool, opts, log):
                 return
             s.end_step = ES_E5
         elif st == ES_E5:
-            _end_step(s, 5, log)
-            side_switch(s, 5, opts, log)
+            _end_step(s, i64(5), log)
+            side_switch(s, i64(5), opts, log)
             s.end_step = ES_TURN_END
         else:
             row = log_event(log, EV_TURN_END)
@@ -606,9 +609,9 @@ def run_end_phase(s, tiles, pool, opts, log) -> None:
                 log[row, 1] = s.turn
                 log[row, 2] = s.active
             if opts[OPT_TURN_LIMIT] > 0 and s.turn >= opts[OPT_TURN_LIMIT]:  # the simulator's safeguard
-                game_end(s, END_TURN_LIMIT, -1, opts, log)
+                game_end(s, i64(END_TURN_LIMIT), i64(-1), opts, log)
                 return
-            start_turn(s, next_seat(s, s.active), log)
+            start_turn(s, i64(next_seat(s, s.active)), log)
             return
 
 
@@ -624,7 +627,7 @@ def begin_end_phase(s, tiles, pool, opts, log) -> None:
 def apply_discard(s, slot: int, tiles, pool, opts, log) -> None:
     """PH_DISCARD: the discarding robot gives up ``slot``; then the end phase goes on."""
     q = s.discard_seat
-    discard(s, q, slot, log)
+    discard(s, i64(q), i64(slot), log)
     if s.pending_dmg[q] == 0 and not opts[OPT_BATCH_DISCARDS] and end_check(s, opts, log):
         return
     run_end_phase(s, tiles, pool, opts, log)

@@ -57,6 +57,7 @@ the column lists of ``codes.py``; a hit's ``EV_REDUCE`` rows come before its ``E
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simlab.core import kernels
@@ -102,6 +103,9 @@ from simlab.games.steel_arena.data import (
 )
 from simlab.games.steel_arena.hexgrid import ARC_ALL, arc_covers
 from simlab.games.steel_arena.state import MAX_CELLS
+
+# kernels take scalar arguments as int64 (and flags as bool): one compiled specialisation each
+i64 = np.int64
 
 log_event = bind(kernels.log_event)
 
@@ -201,7 +205,7 @@ def hit_robot(s, p, D, H, from_dir, source, kind, primary, tiles, pool, robots, 
             amt = min(opts[OPT_COVER_VALUE], left)
             left -= amt
             total += amt
-            _log_reduce(log, p, -1, inst, amt, RED_COVER)
+            _log_reduce(log, i64(p), i64(-1), i64(inst), i64(amt), i64(RED_COVER))
     # 2.-3. passive modules, narrow arcs first, then all-round ones and the central armour. Automatic
     # (II.7 default): on a hit with D + H > 0 every one that covers rel joins the pool and is used, the
     # surplus wasted (I.10.6 step 3); defender_chooses: only while something is left to take off.
@@ -219,7 +223,7 @@ def hit_robot(s, p, D, H, from_dir, source, kind, primary, tiles, pool, robots, 
             total += amt
             s.def_used[p, m] = 1
             s.revealed[p, m] = 1
-            _log_reduce(log, p, m, inst, amt, RED_PASSIVE)
+            _log_reduce(log, i64(p), i64(m), i64(inst), i64(amt), i64(RED_PASSIVE))
         if cls == 2 and spend and (left > 0 or auto) and s.central_def_used[p] == 0:
             side = s.side[p]
             arc = robots[p, side, R_ARMOUR_ARC]
@@ -230,7 +234,7 @@ def hit_robot(s, p, D, H, from_dir, source, kind, primary, tiles, pool, robots, 
                 left -= amt
                 total += amt
                 s.central_def_used[p] = 1
-                _log_reduce(log, p, SLOT_CENTRAL, -1, amt, RED_CENTRAL)
+                _log_reduce(log, i64(p), i64(SLOT_CENTRAL), i64(-1), i64(amt), i64(RED_CENTRAL))
     # 4. ЗОНТ / РОЙ, activated on the incoming hit (II.26): token-free, once per turn
     limit = opts[OPT_TOKEN_LIMIT]
     for m in range(s.n_mods[p]):
@@ -253,7 +257,7 @@ def hit_robot(s, p, D, H, from_dir, source, kind, primary, tiles, pool, robots, 
         s.tokens += 1
         s.def_used[p, m] = 1
         s.revealed[p, m] = 1
-        _log_reduce(log, p, m, inst, amt, RED_ACTIVE)
+        _log_reduce(log, i64(p), i64(m), i64(inst), i64(amt), i64(RED_ACTIVE))
     # apply the pool: damage first (II.8; defender_chooses resolved as damage first), or heat first
     if opts[OPT_REDUCTION] == RED_HEAT_FIRST:
         red_h = min(h_in, total)
@@ -331,10 +335,10 @@ def _hit_cell(s, c, D, H, from_dir, source, kind, chain, tiles, pool, opts, log)
         return  # empty cells have nothing to react; module tiles ignore hits (I.9.1)
     design = pool[inst]
     if tiles[design, T_EXPLOSIVE_ON_TILE] > 0 and (D >= 1 or H >= 1):
-        _queue_explosion(s, c, XC_CHAIN if chain else (XC_DAMAGE if D >= 1 else XC_HEAT))
+        _queue_explosion(s, i64(c), i64(XC_CHAIN if chain else (XC_DAMAGE if D >= 1 else XC_HEAT)))
     elif tiles[design, T_WATER_COOL] > 0 and H >= 1:
-        send_to_box(s, inst)
-        _clear_cell(s, c)
+        send_to_box(s, i64(inst))
+        _clear_cell(s, i64(c))
         row = log_event(log, EV_WATER_DESTROYED)
         if row >= 0:
             log[row, 1] = inst
@@ -369,25 +373,28 @@ def run_explosions(s, by_seat, tiles, pool, robots, cells, nbr, opts, log):
             log[row, 4] = by_seat
         if by_seat >= 0:
             s.st_explosions[by_seat] += 1
-        send_to_box(s, inst)
-        _clear_cell(s, c)
+        send_to_box(s, i64(inst))
+        _clear_cell(s, i64(c))
         src = -2 - c
-        q = robot_at(s, c)
+        q = robot_at(s, i64(c))
         if q >= 0:
-            hit_robot(s, q, big, 0, -1, src, HK_TERRAIN_BIG, 0, tiles, pool, robots, cells, opts, log)
+            hit_robot(s, i64(q), i64(big), i64(0), i64(-1), i64(src), i64(HK_TERRAIN_BIG), i64(0), tiles, pool,
+                      robots, cells, opts, log)
         for d in range(6):
             y = nbr[c, d]
             if y < 0:
                 continue
-            q = robot_at(s, y)
+            q = robot_at(s, i64(y))
             if q >= 0:
-                hit_robot(s, q, small, 0, (d + 3) % 6, src, HK_TERRAIN_SMALL, 0, tiles, pool, robots, cells, opts,
+                hit_robot(s, i64(q), i64(small), i64(0), i64((d + 3) % 6), i64(src), i64(HK_TERRAIN_SMALL), i64(0),
+                          tiles, pool, robots, cells, opts,
                           log)
         for d in range(6):
             y = nbr[c, d]
             if y < 0 or s.cell_tile[y] < 0 or s.cell_type[y] != TYPE_TERRAIN:
                 continue
-            _hit_cell(s, y, small, 0, (d + 3) % 6, src, HK_TERRAIN_SMALL, 1, tiles, pool, opts, log)
+            _hit_cell(s, i64(y), i64(small), i64(0), i64((d + 3) % 6), i64(src), i64(HK_TERRAIN_SMALL), i64(1), tiles,
+                      pool, opts, log)
     for i in range(MAX_CELLS):
         s.queued[i] = 0
 
@@ -396,7 +403,7 @@ def run_explosions(s, by_seat, tiles, pool, robots, cells, nbr, opts, log):
 def hit_cell_queued(s, c, D, H, from_dir, source, kind, tiles, pool, opts, log):
     """The cell ``c`` itself as a target, its explosion (if any) only queued: an attack calls
     ``run_explosions`` after its last hit (II.27)."""
-    _hit_cell(s, c, D, H, from_dir, source, kind, 0, tiles, pool, opts, log)
+    _hit_cell(s, i64(c), i64(D), i64(H), i64(from_dir), i64(source), i64(kind), i64(0), tiles, pool, opts, log)
 
 
 @njit(cache=True)
@@ -404,7 +411,7 @@ def hit_cell(s, c, D, H, from_dir, source, kind, by_seat, tiles, pool, robots, c
     """The cell ``c`` itself as a target (terrain, module tile or empty cell): log the hit; explosive
     terrain that takes D >= 1 or any heat goes off now (with its chain), water that takes heat is
     destroyed; module tiles ignore hits (NOTES I.9.1, I.10.6, I.12)."""
-    _hit_cell(s, c, D, H, from_dir, source, kind, 0, tiles, pool, opts, log)
+    _hit_cell(s, i64(c), i64(D), i64(H), i64(from_dir), i64(source), i64(kind), i64(0), tiles, pool, opts, log)
     run_explosions(s, by_seat, tiles, pool, robots, cells, nbr, opts, log)
 
 
@@ -415,5 +422,5 @@ def explode(s, c, cause, by_seat, tiles, pool, robots, cells, nbr, opts, log):
     inst = s.cell_tile[c]
     if inst < 0 or s.cell_type[c] != TYPE_TERRAIN or tiles[pool[inst], T_EXPLOSIVE_ON_TILE] <= 0:
         return
-    _queue_explosion(s, c, cause)
+    _queue_explosion(s, i64(c), i64(cause))
     run_explosions(s, by_seat, tiles, pool, robots, cells, nbr, opts, log)

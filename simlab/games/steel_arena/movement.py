@@ -43,6 +43,7 @@ clockwise = facing - k, 1 counter-clockwise = facing + k).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simlab.core import kernels
@@ -75,6 +76,10 @@ from simlab.games.steel_arena.data import (
 )
 from simlab.games.steel_arena.hexgrid import DIRECTIONS
 from simlab.games.steel_arena.hits import explode, robot_at
+
+# kernels take scalar arguments as int64 (and flags as bool): one compiled specialisation each
+i64 = np.int64
+b1 = np.bool_
 
 log_event = bind(kernels.log_event)
 
@@ -150,7 +155,7 @@ def step_block(s, c, d, tiles, pool, nbr):
             return cur
         if is_obstacle(s, t, tiles, pool):
             return t
-        if robot_at(s, t) < 0:
+        if robot_at(s, i64(t)) < 0:
             return -1
         cur = t
     return cur
@@ -160,7 +165,7 @@ def step_block(s, c, d, tiles, pool, nbr):
 def _free_end(s, c, d, nbr):
     """The first cell along ``d`` from ``c`` without a robot (the step must be possible)."""
     t = nbr[c, d]
-    while robot_at(s, t) >= 0:
+    while robot_at(s, i64(t)) >= 0:
         t = nbr[t, d]
     return t
 
@@ -173,7 +178,7 @@ def _shift(s, p, d, nbr):
     back = (d + 3) % 6
     while cur != c:
         prev = nbr[cur, back]
-        q = p if prev == c else robot_at(s, prev)
+        q = p if prev == c else robot_at(s, i64(prev))
         s.cell[q] = cur
         cur = prev
 
@@ -245,7 +250,7 @@ def move_params(s, p, kind, lo, hi, base, out, n, tiles, pool, cells, nbr, opts)
     if kind == MK_JUMP:
         for dist in range(lo, hi + 1):
             t = jump_landing(s, p, dist, cells)
-            if t >= 0 and not is_obstacle(s, t, tiles, pool) and robot_at(s, t) < 0 and n < out.shape[0]:
+            if t >= 0 and not is_obstacle(s, t, tiles, pool) and robot_at(s, i64(t)) < 0 and n < out.shape[0]:
                 out[n] = base + MV_STRAIGHT * 8 + dist
                 n += 1
         return n
@@ -358,7 +363,7 @@ def _step(s, p, d, cause, by, nbr, log):
     cur = end
     while cur != c:
         prev = nbr[cur, back]
-        q = p if prev == c else robot_at(s, prev)
+        q = p if prev == c else robot_at(s, i64(prev))
         s.cell[q] = cur
         if q == p:
             _log_step(log, q, prev, cur, d, cause, by, 0)
@@ -376,7 +381,7 @@ def _arrive(s, q, c, stops, by_seat, tiles, pool, robots, cells, nbr, opts, log)
     if terrain_value(s, c, T_WATER_COOL, tiles, pool) > 0 and (stops or opts[OPT_WATER_ENTER]):
         s.pending_water[q] += 1
     if terrain_value(s, c, T_EXPLOSIVE_ON_TILE, tiles, pool) > 0:
-        explode(s, c, XC_STOP if stops else XC_PASS, by_seat, tiles, pool, robots, cells, nbr, opts, log)
+        explode(s, i64(c), i64(XC_STOP if stops else XC_PASS), i64(by_seat), tiles, pool, robots, cells, nbr, opts, log)
 
 
 @njit(cache=True)
@@ -386,9 +391,9 @@ def _step_effects(s, p, d, end, stops, by_seat, tiles, pool, robots, cells, nbr,
     cur = end
     stop_at = s.cell[p]
     while True:
-        q = p if cur == stop_at else robot_at(s, cur)
+        q = p if cur == stop_at else robot_at(s, i64(cur))
         if q >= 0:
-            _arrive(s, q, cur, stops, by_seat, tiles, pool, robots, cells, nbr, opts, log)
+            _arrive(s, i64(q), i64(cur), b1(stops), i64(by_seat), tiles, pool, robots, cells, nbr, opts, log)
         if cur == stop_at:
             break
         cur = nbr[cur, back]
@@ -414,7 +419,7 @@ def _walk(s, p, d, n, cause, by, by_seat, short_log, tiles, pool, robots, cells,
         return 0
     blocking = step_block(s, s.cell[p], d, tiles, pool, nbr)
     while blocking < 0:
-        end = _step(s, p, d, cause, by, nbr, log)
+        end = _step(s, i64(p), i64(d), i64(cause), i64(by), nbr, log)
         done += 1
         if done < n:
             blocking = step_block(s, s.cell[p], d, tiles, pool, nbr)
@@ -422,11 +427,11 @@ def _walk(s, p, d, n, cause, by, by_seat, short_log, tiles, pool, robots, cells,
         else:
             blocking = -1
             stops = True
-        _step_effects(s, p, d, end, stops, by_seat, tiles, pool, robots, cells, nbr, opts, log)
+        _step_effects(s, i64(p), i64(d), i64(end), b1(stops), i64(by_seat), tiles, pool, robots, cells, nbr, opts, log)
         if stops or s.cell[p] < 0:
             break
     if done < n and short_log and s.cell[p] >= 0:
-        _log_stopped_short(log, p, nbr[s.cell[p], d], blocking)
+        _log_stopped_short(log, i64(p), i64(nbr[s.cell[p], d]), i64(blocking))
     return done
 
 
@@ -442,7 +447,7 @@ def apply_move(s, p, kind, param, tiles, pool, robots, cells, nbr, opts, log):
     f = s.facing[p]
     by_seat = s.active
     if kind != MK_JUMP:
-        _walk(s, p, move_direction(f, v), dist, CAUSE_MOVE, p, by_seat, True,
+        _walk(s, i64(p), i64(move_direction(f, v)), i64(dist), i64(CAUSE_MOVE), i64(p), i64(by_seat), b1(True),
               tiles, pool, robots, cells, nbr, opts, log)
         return
     start = s.cell[p]
@@ -464,9 +469,9 @@ def apply_move(s, p, kind, param, tiles, pool, robots, cells, nbr, opts, log):
         for k in range(1, dist):
             c = cell_at(cells, q0 + k * DIRECTIONS[f, 0], r0 + k * DIRECTIONS[f, 1])
             if c >= 0:
-                _arrive(s, p, c, False, by_seat, tiles, pool, robots, cells, nbr, opts, log)
+                _arrive(s, i64(p), i64(c), b1(False), i64(by_seat), tiles, pool, robots, cells, nbr, opts, log)
     s.cell[p] = land
-    _arrive(s, p, land, True, by_seat, tiles, pool, robots, cells, nbr, opts, log)
+    _arrive(s, i64(p), i64(land), b1(True), i64(by_seat), tiles, pool, robots, cells, nbr, opts, log)
 
 
 @njit(cache=True)
@@ -480,5 +485,5 @@ def push_robot(s, p, direction, n, by_seat, cause, tiles, pool, robots, cells, n
     """
     if n <= 0 or s.cell[p] < 0 or not s.placed[p]:
         return 0
-    return _walk(s, p, direction % 6, n, cause, by_seat, by_seat, True,
+    return _walk(s, i64(p), i64(direction % 6), i64(n), i64(cause), i64(by_seat), i64(by_seat), b1(True),
                  tiles, pool, robots, cells, nbr, opts, log)

@@ -102,6 +102,10 @@ from simlab.games.steel_arena.state import (
     STREAM_SEAT0,
 )
 
+# kernels take scalar arguments as int64 (and flags as bool): one compiled specialisation each
+i64 = np.int64
+b1 = np.bool_
+
 next_u64 = bind(kernels.next_u64)  # the shared helper, compiled here so numba inlines it
 
 KIND_RANDOM = 0
@@ -290,12 +294,17 @@ def module_value(tiles, d: int) -> float:
 
 
 @njit(cache=True)
-def _module_sum(s, q: int, tiles, pool) -> tuple[float, float]:
-    """Sum and minimum of the module values of robot q."""
+def _module_sum(s, q: int, tiles, pool, w) -> tuple[float, float]:
+    """Sum and minimum of the module values of robot q (each design's value computed once per
+    decision: ``w[N_W + d]``, -1 until then, see ``heuristic_weights``)."""
     total = 0.0
     lo = 1e9
     for m in range(s.n_mods[q]):
-        v = module_value(tiles, pool[s.mods[q, m]])
+        d = pool[s.mods[q, m]]
+        v = w[N_W + d]
+        if v < 0.0:
+            v = module_value(tiles, d)
+            w[N_W + d] = v
         total += v
         if v < lo:
             lo = v
@@ -363,7 +372,7 @@ def _hit_value(s, q: int, travel: int, dmg: int, heat: int, heat_w: float, tiles
     """Expected modules lost (plus heat_w per heat unit) by robot q hit by (dmg, heat) travelling along
     ``travel``: armour comes off the damage first, then the heat."""
     rel = (travel + 3 - s.facing[q]) % 6
-    a = _armour(s, q, rel, tiles, pool, robots, opts)
+    a = _armour(s, i64(q), i64(rel), tiles, pool, robots, opts)
     d = dmg - a
     rest = 0
     if d < 0:
@@ -394,7 +403,7 @@ def _attack_reach(s, p: int, only: int, dl: int, dmg: int, heat: int, min_range:
                 continue
             q = _robot_at(s, c)
             if q >= 0 and _is_enemy(s, p, q) and (only < 0 or q == only):
-                total += _hit_value(s, q, dirn, dmg, heat, heat_w, tiles, pool, robots, opts)
+                total += _hit_value(s, i64(q), i64(dirn), i64(dmg), i64(heat), heat_w, tiles, pool, robots, opts)
         return total
     c = nbr[c0, f]
     k = 1
@@ -403,7 +412,7 @@ def _attack_reach(s, p: int, only: int, dl: int, dmg: int, heat: int, min_range:
     while c >= 0:
         q = _robot_at(s, c)
         if q >= 0 and k >= min_range and _is_enemy(s, p, q) and (only < 0 or q == only):
-            v = _hit_value(s, q, f, dmg, heat, heat_w, tiles, pool, robots, opts)
+            v = _hit_value(s, i64(q), i64(f), i64(dmg), i64(heat), heat_w, tiles, pool, robots, opts)
             total += v
             if v > best:
                 best = v
@@ -443,14 +452,15 @@ def _best_ready_attack(s, p: int, only: int, min_range: int, heat_w: float, tile
     best = 0.0
     if s.central_heat[p] == 0:
         side = s.side[p]
-        best = _attack_reach(s, p, only, robots[p, side, R_DELIVERY], robots[p, side, R_DAMAGE], 0, min_range,
+        best = _attack_reach(s, i64(p), i64(only), i64(robots[p, side, R_DELIVERY]), i64(robots[p, side, R_DAMAGE]),
+                             i64(0), i64(min_range),
                              heat_w, tiles, pool, robots, nbr, opts)
     for m in range(s.n_mods[p]):
         if s.heat[p, m] or s.mod_type[p, m] != TY_ATTACK:
             continue
         d = pool[s.mods[p, m]]
-        v = _attack_reach(s, p, only, tiles[d, T_DELIVERY], tiles[d, T_DAMAGE] + tiles[d, T_SPLASH],
-                          tiles[d, T_HEAT], min_range, heat_w, tiles, pool, robots, nbr, opts)
+        v = _attack_reach(s, i64(p), i64(only), i64(tiles[d, T_DELIVERY]), i64(tiles[d, T_DAMAGE] + tiles[d, T_SPLASH]),
+                          i64(tiles[d, T_HEAT]), i64(min_range), heat_w, tiles, pool, robots, nbr, opts)
         if v > best:
             best = v
     return best
@@ -493,7 +503,7 @@ def _can_hurt(s, p: int, q: int, tiles, pool, robots, cells, opts) -> bool:
         if dot > best_dot:
             best_dot = dot
             d_best = d
-    lo = _armour(s, q, (d_best - s.facing[q]) % 6, tiles, pool, robots, opts)
+    lo = _armour(s, i64(q), i64((d_best - s.facing[q]) % 6), tiles, pool, robots, opts)
     side = s.side[p]
     if robots[p, side, R_DAMAGE] > lo:
         return True
@@ -541,7 +551,7 @@ def evaluate(g, p: int, w, tiles, pool, robots, cells, nbr, opts) -> float:
         else:
             lost = dmg
         if q == p or not _is_enemy(g, p, q):
-            _, lo = _module_sum(g, q, tiles, pool)
+            _, lo = _module_sum(g, i64(q), tiles, pool, w)
             v -= w[W_SELF] * lost * (lo if lo > 1.0 else 1.0) + 0.5 * w[W_HEAT] * absorbed
         elif own_turn:
             gain += lost
@@ -552,7 +562,7 @@ def evaluate(g, p: int, w, tiles, pool, robots, cells, nbr, opts) -> float:
     if ends:
         v += END_SCORE if mine + gain > other else -END_SCORE
     v += mine - other
-    total, _ = _module_sum(g, p, tiles, pool)
+    total, _ = _module_sum(g, i64(p), tiles, pool, w)
     v += w[W_MOD] * total
     v -= w[W_TOKEN] * _tokens(g, p, tiles, pool)
     if g.turn > STALL_TURNS * g.n_players:
@@ -577,10 +587,10 @@ def evaluate(g, p: int, w, tiles, pool, robots, cells, nbr, opts) -> float:
         if dist == 1:
             n_adj += 1
         if w[W_EXPOSE] != 0.0:
-            expose += _best_ready_attack(g, q, p, 1, w[W_HEAT], tiles, pool, robots, cells, nbr, opts)
+            expose += _best_ready_attack(g, i64(q), i64(p), i64(1), w[W_HEAT], tiles, pool, robots, cells, nbr, opts)
     w_tile = w[W_TILE]
     if near_q >= 0 and (g.turn > STALL_TURNS * g.n_players
-                        or not _can_hurt(g, p, near_q, tiles, pool, robots, cells, opts)):
+                        or not _can_hurt(g, i64(p), i64(near_q), tiles, pool, robots, cells, opts)):
         # no attack of ours gets through its armour on the side facing us (or the game drags on):
         # go and collect instead, which also runs the generation-3 stack down to the game's end
         near_c = -1
@@ -590,7 +600,8 @@ def evaluate(g, p: int, w, tiles, pool, robots, cells, nbr, opts) -> float:
         v -= w[W_APPROACH] * near
     v -= w[W_ADJ] * n_adj + w[W_EXPOSE] * expose
     if w[W_AIM] != 0.0:
-        v += w[W_AIM] * _best_ready_attack(g, p, -1, int(w[W_MINRANGE]), w[W_HEAT], tiles, pool, robots, cells, nbr,
+        v += w[W_AIM] * _best_ready_attack(g, i64(p), i64(-1), i64(int(w[W_MINRANGE])), w[W_HEAT], tiles, pool,
+                                           robots, cells, nbr,
                                            opts)
     inst = g.cell_tile[c0]
     if inst >= 0:
@@ -619,7 +630,7 @@ def evaluate(g, p: int, w, tiles, pool, robots, cells, nbr, opts) -> float:
     # facing: towards the nearest enemy (or tile), and into the field (room to move and shoot)
     f = g.facing[p]
     if near_c >= 0:
-        v += w[W_TURN_TO] * _facing_cos(cells, c0, near_c, f)
+        v += w[W_TURN_TO] * _facing_cos(cells, i64(c0), i64(near_c), i64(f))
     c = nbr[c0, f]
     k = 0
     while c >= 0 and k < 3:
@@ -644,10 +655,19 @@ def _facing_cos(cells, a: int, b: int, f: int) -> float:
 
 
 @njit(cache=True)
+def weights_size(tiles) -> int:
+    """Length of the weights array ``w``: N_W evaluation weights, then one module-value slot per design."""
+    return N_W + tiles.shape[0]
+
+
+@njit(cache=True)
 def heuristic_weights(kind: int, params, w) -> None:
-    """Fill the evaluation weights ``w`` (length N_W) of heuristic ``kind`` from its parameters."""
+    """Fill the evaluation weights ``w[:N_W]`` of heuristic ``kind`` from its parameters; the rest of
+    ``w`` (one entry per tile design, ``weights_size``) caches module values and is reset to -1."""
     for i in range(N_W):
         w[i] = 0.0
+    for i in range(N_W, w.shape[0]):
+        w[i] = -1.0
     w[W_DMG] = 1.0
     w[W_HEAT] = 0.3
     w[W_SELF] = 1.0
@@ -1034,11 +1054,11 @@ def heuristic_action(kind: int, params, s_arr, legal, n_legal: int, tiles, pool,
         return legal[0]
     if ph in (PH_HEAT, PH_WATER, PH_DISCARD, PH_LIMIT):
         return owner_action(s, legal, n_legal, tiles, pool)
-    heuristic_weights(kind, params, w)
+    heuristic_weights(i64(kind), params, w)
     if ph == PH_PLACE:
         return place_action(s, w, legal, n_legal, tiles, pool, robots, cells, nbr, opts)
-    i = score_actions(w, s_arr, legal, n_legal, tiles, pool, robots, setup_tab, cells, nbr, opts,
-                      base, work, log, scores, buf, resample)
+    i = score_actions(w, s_arr, legal, i64(n_legal), tiles, pool, robots, setup_tab, cells, nbr, opts,
+                      base, work, log, scores, buf, b1(resample))
     return legal[i]
 
 
@@ -1080,8 +1100,8 @@ def _playout(g_arr, stop_turn: int, tiles, pool, robots, setup_tab, cells, nbr, 
         n = legal_actions(g, legal, tiles, pool, robots, setup_tab, cells, nbr, opts)
         if n == 0:
             break
-        a = heuristic_action(KIND_BRAWLER, bparams, g_arr, legal, n, tiles, pool, robots, setup_tab, cells, nbr,
-                             opts, base, work, log, scores, buf, w, False)
+        a = heuristic_action(i64(KIND_BRAWLER), bparams, g_arr, legal, i64(n), tiles, pool, robots, setup_tab, cells,
+                             nbr, opts, base, work, log, scores, buf, w, b1(False))
         apply_action(g, a, tiles, pool, robots, setup_tab, cells, nbr, opts, log)
 
 
@@ -1094,17 +1114,17 @@ def search_action(params, s_arr, legal, n_legal: int, tiles, pool, robots, setup
     bparams = DEFAULT_PARAMS[KIND_BRAWLER].copy()
     ph = s.phase
     if n_legal == 1 or ph not in (PH_ACTIVE, PH_CONTINUE):
-        return heuristic_action(KIND_BRAWLER, bparams, s_arr, legal, n_legal, tiles, pool, robots, setup_tab, cells,
-                                nbr, opts, base, work, log, scores, buf, w, True)
+        return heuristic_action(i64(KIND_BRAWLER), bparams, s_arr, legal, i64(n_legal), tiles, pool, robots,
+                                setup_tab, cells, nbr, opts, base, work, log, scores, buf, w, b1(True))
     playouts = max(1, int(params[0]))
     n_cand = int(params[1])
     depth = max(1, int(params[2]))
     mod_w = params[3]
     win_bonus = params[4]
     leaf_w = params[5]
-    heuristic_weights(KIND_BRAWLER, bparams, w)
-    score_actions(w, s_arr, legal, n_legal, tiles, pool, robots, setup_tab, cells, nbr, opts,
-                  base, work, log, scores, buf, True)
+    heuristic_weights(i64(KIND_BRAWLER), bparams, w)
+    score_actions(w, s_arr, legal, i64(n_legal), tiles, pool, robots, setup_tab, cells, nbr, opts,
+                  base, work, log, scores, buf, b1(True))
     if n_cand <= 0 or n_cand > n_legal:
         n_cand = n_legal
     order = np.argsort(-scores[:n_legal])
@@ -1164,9 +1184,9 @@ def choose_action(kind: int, params, s_arr, legal, n_legal: int, tiles, pool, ro
     log = new_log(0)
     scores = np.empty(max(n_legal, 1))
     buf = np.empty((6, MAX_TILES), dtype=np.int64)
-    w = np.empty(N_W)
+    w = np.empty(weights_size(tiles))
     if kind == KIND_SEARCH:
         return search_action(params, s_arr, legal, n_legal, tiles, pool, robots, setup_tab, cells, nbr, opts,
                              base, work, log, scores, buf, w)
-    return heuristic_action(kind, params, s_arr, legal, n_legal, tiles, pool, robots, setup_tab, cells, nbr, opts,
-                            base, work, log, scores, buf, w, True)
+    return heuristic_action(i64(kind), params, s_arr, legal, i64(n_legal), tiles, pool, robots, setup_tab, cells, nbr,
+                            opts, base, work, log, scores, buf, w, b1(True))

@@ -158,6 +158,9 @@ from simlab.games.steel_arena.state import (
     STREAM_SETUP,
 )
 
+# kernels take scalar arguments as int64 (and flags as bool): one compiled specialisation each
+i64 = np.int64
+
 next_u64 = bind(kernels.next_u64)  # the shared helpers, compiled here so numba inlines them
 log_event = bind(kernels.log_event)
 
@@ -325,7 +328,7 @@ def setup(s, seed, n_players, tiles, pool, robots, setup_tab, cells, nbr, opts, 
             nc += 1
     for j in range(n2):
         if not taken[j]:
-            to_box(s, g2[j])
+            to_box(s, i64(g2[j]))
             row = log_event(log, EV_GEN2_RETURNED)
             if row >= 0:
                 log[row, 1] = g2[j]
@@ -359,7 +362,7 @@ def setup(s, seed, n_players, tiles, pool, robots, setup_tab, cells, nbr, opts, 
             kept[keep] = g3[k]
             keep += 1
         else:
-            to_box(s, g3[k])
+            to_box(s, i64(g3[k]))
     for k in range(keep):  # drawn in shuffled order: the top (last) is the first kept, so a tile out of
         s.stack[keep - 1 - k] = kept[k]  # play shifts only the draws after its place, and the extra goes last
     s.stack_n = keep
@@ -387,7 +390,7 @@ def setup(s, seed, n_players, tiles, pool, robots, setup_tab, cells, nbr, opts, 
                     break
     for i in range(n_tiles):
         if tiles[pool[i], T_GENERATION] == 1 and not g1_used[i]:
-            to_box(s, i)
+            to_box(s, i64(i))
     # ---- first player
     x = next_u64(s, STREAM_FIRST)  # drawn either way (common random numbers)
     first = 0 if opts[OPT_FIRST_SEAT0] else below(x, n_players)
@@ -430,8 +433,9 @@ def module_params(s, p, slot, wear, out, n, tiles, pool, cells, nbr, opts) -> in
         return move_params(s, p, tiles[d, T_MOVE_KIND], tiles[d, T_MOVE_MIN], tiles[d, T_MOVE_MAX], base, out, n,
                            tiles, pool, cells, nbr, opts)
     if t == TYPE_ATTACK:
-        return attack_params(s, p, tiles[d, T_DELIVERY], tiles[d, T_DAMAGE], tiles[d, T_SPLASH], tiles[d, T_PUSH],
-                             tiles[d, T_WHIRL], tiles[d, T_HEAT], base, out, n, tiles, pool, cells, nbr, opts)
+        return attack_params(s, i64(p), i64(tiles[d, T_DELIVERY]), i64(tiles[d, T_DAMAGE]),
+                             i64(tiles[d, T_SPLASH]), i64(tiles[d, T_PUSH]), i64(tiles[d, T_WHIRL]),
+                             i64(tiles[d, T_HEAT]), i64(base), out, i64(n), tiles, pool, cells, nbr, opts)
     return n
 
 
@@ -454,15 +458,16 @@ def activation_actions(s, out, n, tiles, pool, robots, cells, nbr, opts) -> int:
         movish = t != TYPE_ATTACK
         if s.heat[p, slot]:
             if movish and (not first or opts[OPT_WEAR_FIRST]):
-                n = module_params(s, p, slot, 1, out, n, tiles, pool, cells, nbr, opts)
+                n = module_params(s, i64(p), i64(slot), i64(1), out, i64(n), tiles, pool, cells, nbr, opts)
             continue
-        n = module_params(s, p, slot, 0, out, n, tiles, pool, cells, nbr, opts)
+        n = module_params(s, i64(p), i64(slot), i64(0), out, i64(n), tiles, pool, cells, nbr, opts)
         if movish and tiles[d, T_AUTOCOOL] and not tiles[d, T_SPEED] and (not first or opts[OPT_WEAR_FIRST]):
-            n = module_params(s, p, slot, 1, out, n, tiles, pool, cells, nbr, opts)
+            n = module_params(s, i64(p), i64(slot), i64(1), out, i64(n), tiles, pool, cells, nbr, opts)
     if not s.central_used[p] and not s.central_heat[p]:
         side = s.side[p]
         base = A_ACT + (SLOT_C_ATTACK * 2) * PARAM_SPAN
-        n = attack_params(s, p, robots[p, side, R_DELIVERY], robots[p, side, R_DAMAGE], 0, 0, 0, 0, base, out, n,
+        n = attack_params(s, i64(p), i64(robots[p, side, R_DELIVERY]), i64(robots[p, side, R_DAMAGE]), i64(0), i64(0),
+                          i64(0), i64(0), i64(base), out, i64(n),
                           tiles, pool, cells, nbr, opts)
         base = A_ACT + (SLOT_C_MOVE * 2) * PARAM_SPAN
         n = move_params(s, p, robots[p, side, R_MOVE_KIND], robots[p, side, R_MOVE_MIN], robots[p, side, R_MOVE_MAX],
@@ -493,10 +498,10 @@ def heat_eligible(s, q, slot, opts) -> bool:
 def heat_options(s, q, out, n, opts) -> int:
     """Append A_PICK + slot for every module of ``q`` that may absorb heat now; return n."""
     for m in range(s.n_mods[q]):
-        if heat_eligible(s, q, m, opts):
+        if heat_eligible(s, i64(q), i64(m), opts):
             out[n] = A_PICK + m
             n += 1
-    if heat_eligible(s, q, SLOT_CENTRAL, opts):
+    if heat_eligible(s, i64(q), i64(SLOT_CENTRAL), opts):
         out[n] = A_PICK + SLOT_CENTRAL
         n += 1
     return n
@@ -514,7 +519,7 @@ def legal_actions(s, out, tiles, pool, robots, setup_tab, cells, nbr, opts) -> i
         for c in range(s.n_cells):
             if not cells[c, 3]:
                 continue
-            if robot_at(s, c) >= 0:
+            if robot_at(s, i64(c)) >= 0:
                 continue
             terrain = s.cell_tile[c] >= 0 and s.cell_type[c] == TYPE_TERRAIN
             if terrain and (not allow_terrain or _is_obstacle_cell(s, c, tiles, pool)):
@@ -524,13 +529,13 @@ def legal_actions(s, out, tiles, pool, robots, setup_tab, cells, nbr, opts) -> i
                 n += 1
         if n == 0:  # no edge cell free (a designer's field): any free cell without an obstacle
             for c in range(s.n_cells):
-                if robot_at(s, c) < 0 and not _is_obstacle_cell(s, c, tiles, pool):
+                if robot_at(s, i64(c)) < 0 and not _is_obstacle_cell(s, c, tiles, pool):
                     for f in range(6):
                         out[n] = A_PLACE + c * 6 + f
                         n += 1
         return n
     if ph == PH_ACTIVE:
-        if opts[OPT_COOL_ALWAYS] or any_overheated(s, s.active):
+        if opts[OPT_COOL_ALWAYS] or any_overheated(s, i64(s.active)):
             out[n] = A_COOL
             n += 1
         n = activation_actions(s, out, n, tiles, pool, robots, cells, nbr, opts)
@@ -608,7 +613,7 @@ def place(s, c, f, tiles, pool, robots, cells, nbr, opts, log) -> None:
         log[row, 2] = c
         log[row, 3] = got
     if opts[OPT_PLACE_TRIGGERS]:
-        explode(s, c, XC_STOP, p, tiles, pool, robots, cells, nbr, opts, log)
+        explode(s, i64(c), i64(XC_STOP), i64(p), tiles, pool, robots, cells, nbr, opts, log)
         for q in range(s.n_players):
             s.pending_water[q] = 0  # nothing is overheated before the first turn
         pending = False
@@ -697,8 +702,9 @@ def activate(s, action, tiles, pool, robots, cells, nbr, opts, log) -> None:
         elif t == TYPE_MOVE:
             apply_move(s, p, tiles[d, T_MOVE_KIND], param, tiles, pool, robots, cells, nbr, opts, log)
         else:
-            apply_attack(s, p, inst, tiles[d, T_DELIVERY], tiles[d, T_DAMAGE], tiles[d, T_SPLASH], tiles[d, T_PUSH],
-                         tiles[d, T_WHIRL], tiles[d, T_HEAT], param, tiles, pool, robots, cells, nbr, opts, log)
+            apply_attack(s, i64(p), i64(inst), i64(tiles[d, T_DELIVERY]), i64(tiles[d, T_DAMAGE]),
+                         i64(tiles[d, T_SPLASH]), i64(tiles[d, T_PUSH]), i64(tiles[d, T_WHIRL]),
+                         i64(tiles[d, T_HEAT]), i64(param), tiles, pool, robots, cells, nbr, opts, log)
         oneshot = tiles[d, T_ONESHOT] != 0
         if tiles[d, T_SPEED] or (wear and not was_heat):
             may_continue = 1
@@ -710,8 +716,8 @@ def activate(s, action, tiles, pool, robots, cells, nbr, opts, log) -> None:
                 cur = m
                 break
         if cur >= 0 and (oneshot or wear):
-            remove_slot(s, p, cur)
-            to_box(s, inst)
+            remove_slot(s, i64(p), i64(cur))
+            to_box(s, i64(inst))
             if wear:
                 s.st_wear[p] += 1
         row = log_event(log, EV_ACT_END)
@@ -745,7 +751,8 @@ def activate(s, action, tiles, pool, robots, cells, nbr, opts, log) -> None:
             log[row, 10] = side
             log[row, 11] = action
         if slot == SLOT_C_ATTACK:
-            apply_attack(s, p, -1, robots[p, side, R_DELIVERY], robots[p, side, R_DAMAGE], 0, 0, 0, 0, param,
+            apply_attack(s, i64(p), i64(-1), i64(robots[p, side, R_DELIVERY]), i64(robots[p, side, R_DAMAGE]), i64(0),
+                         i64(0), i64(0), i64(0), i64(param),
                          tiles, pool, robots, cells, nbr, opts, log)
         elif slot == SLOT_C_MOVE:
             apply_move(s, p, robots[p, side, R_MOVE_KIND], param, tiles, pool, robots, cells, nbr, opts, log)
@@ -855,13 +862,13 @@ def settle(s, tiles, pool, opts, log) -> None:
                 _clear_absorbed(s)
             buf_any = False
             for m in range(s.n_mods[q]):
-                if heat_eligible(s, q, m, opts):
+                if heat_eligible(s, i64(q), i64(m), opts):
                     buf_any = True
                     break
-            if not buf_any and heat_eligible(s, q, SLOT_CENTRAL, opts):
+            if not buf_any and heat_eligible(s, i64(q), i64(SLOT_CENTRAL), opts):
                 buf_any = True
             if not buf_any:
-                heat_to_damage(s, q, log)
+                heat_to_damage(s, i64(q), log)
                 _clear_absorbed(s)
                 continue
             s.phase = PH_HEAT
@@ -871,7 +878,7 @@ def settle(s, tiles, pool, opts, log) -> None:
     for k in range(n):
         q = (s.active + k) % n
         while s.pending_water[q] > 0:
-            if not any_overheated(s, q):
+            if not any_overheated(s, i64(q)):
                 s.pending_water[q] = 0
                 row = log_event(log, EV_WATER_COOL)
                 if row >= 0:
@@ -914,7 +921,7 @@ def apply_action(s, action, tiles, pool, robots, setup_tab, cells, nbr, opts, lo
     elif ph == PH_HEAT:
         q = s.actor
         if action == A_NONE:
-            heat_to_damage(s, q, log)
+            heat_to_damage(s, i64(q), log)
         else:
             absorb(s, q, action - A_PICK, tiles, pool, log)
         settle(s, tiles, pool, opts, log)
