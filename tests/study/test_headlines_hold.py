@@ -87,3 +87,9 @@ def test_pendulum_solo_headlines_hold_and_zero_cells_show_their_bound(tmp_path):
     level_d = [f for f in findings if f.startswith("solo, level D: no player beat the Automas")]
     assert level_d and "win probability is 0 (95% upper bound 0.0" in level_d[0]
     assert "0 (≤ 0.0" in page  # the tables show the bound of every zero cell
+    # issue 23: a takeaway of at most three sentences answers the page's question; p-values read '< 0.0001',
+    # never '1.61e-80'; a zero share shows its bound in the takeaway too
+    takeaway = read_findings(tmp_path / "report")["takeaway"]
+    assert 1 <= len(takeaway) <= 3 and takeaway[0].startswith("The best player's chance of beating both Automas")
+    assert "0 (≤ 0.0" in takeaway[0] and "level D, where no player won" in takeaway[0]
+    assert not any(re.search(r"\de-\d", f) for f in findings + takeaway)
