@@ -16,7 +16,8 @@ the entry-point group ``simlab.players`` (simlab's own ``human``; a package of y
 ``[project.entry-points."simlab.players"] mybot = "mypkg.bots:MyBot"``).
 
 Any spec may start with a short label, ``LABEL=SPEC`` (``nw=my_player.py:Networker(risk=2)``):
-the player is then called ``nw`` in every table, report and stored ``player`` column. A label
+the player is then called ``nw`` in every table, report and stored ``player`` column. Without a label,
+a player from a file is called by its class name (``Networker(risk=2)``, :func:`file_label`), not its path. A label
 is a name (letters, digits, ``_`` and ``-``, not starting with a digit); one label cannot name
 two different specs in a line-up.
 """
@@ -157,6 +158,14 @@ def parse_player_spec(text: str) -> PlayerSpec:
     return PlayerSpec(text.strip(), "builtin", head, params)
 
 
+def file_label(parsed: PlayerSpec) -> str:
+    """The name an unlabelled player from a file goes by: its class name with the spec's parameters as written
+    (``my_player.py:Networker(risk=2)`` is ``Networker(risk=2)``), as a built-in player is ``greedy(pass_below=2)``;
+    never its path, which differs between machines and is cut short in tables."""
+    args = parsed.text.partition("(")[2]
+    return parsed.name.strip() + (f"({args.strip()}" if args.strip() else "")
+
+
 def _load_class(path: str, class_name: str, spec_text: str) -> type:
     file = Path(path)
     if not file.is_file():
@@ -218,7 +227,7 @@ def resolve_player(game: Game, spec: str | PlayerSpec | ResolvedPlayer) -> Resol
                                   f"{_parameter_hint(cls, kwargs)}") from None
 
         factory()  # fail now, not in the middle of a run
-        return ResolvedPlayer(parsed.label or parsed.text, False, factory=factory, spec=parsed.text)
+        return ResolvedPlayer(parsed.label or file_label(parsed), False, factory=factory, spec=parsed.text)
     if parsed.game and parsed.game != game.name:
         raise PlayerError(f"player '{parsed.text}' belongs to game '{parsed.game}', not '{game.name}'")
     builtins = game.builtin_players()
@@ -302,9 +311,16 @@ def resolve_players(game: Game, specs: Sequence[str | PlayerSpec | ResolvedPlaye
 
 
 def stored_name(text: str) -> str:
-    """The name a spec's player gets in the stored ``player`` column: its label, else the spec as written."""
+    """The name a spec's player gets in the stored ``player`` column: its label; a player from a file its class
+    name (:func:`file_label`); else the spec as written."""
     label, _ = split_label(text)
-    return label if label is not None else text
+    if label is not None:
+        return label
+    try:
+        parsed = parse_player_spec(text)
+    except PlayerError:
+        return text
+    return file_label(parsed) if parsed.source == "file" else text
 
 
 def check_labels(players: Sequence[ResolvedPlayer]) -> None:
@@ -314,4 +330,4 @@ def check_labels(players: Sequence[ResolvedPlayer]) -> None:
         other = seen.setdefault(p.label, p.spec)
         if other != p.spec:
             raise PlayerError(f"label '{p.label}' names two different players: '{other}' and '{p.spec}' "
-                              "(give each its own label)")
+                              "(give each its own label, LABEL=SPEC)")

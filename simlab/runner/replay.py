@@ -17,7 +17,7 @@ import numpy as np
 from simlab.core.driver import play_game
 from simlab.core.errors import SimlabError
 from simlab.core.game import get_game
-from simlab.core.player import parse_player_spec, resolve_player
+from simlab.core.player import parse_player_spec, resolve_player, stored_name
 from simlab.core.trace import game_trace
 from simlab.runner.folders import manifest, resolve_run
 from simlab.runner.plan import Plan
@@ -76,7 +76,7 @@ def replay_game(run: str | Path, game_index: int, variant: str = "base", root: s
                 stop[key] = _absolute_spec(stop[key], files[stop[key]])
         raw["stop"] = stop
     raw["players"] = players
-    labels = {_absolute_spec(s, f): s for s, f in files.items()}
+    labels = {_absolute_spec(s, f): stored_name(s) for s, f in files.items()}  # the stored player column's names
     spec = parse_spec(raw, man.get("source", str(path)))
     plan = Plan(spec)
     if not 0 <= game_index < plan.total_games:

@@ -232,7 +232,7 @@ def test_resolve_file_player(tmp_path):
     spec = f'{path}:Cls(a=1, b="s")'
     p = resolve_player(GAME, spec)
     assert not p.compiled
-    assert p.label == spec
+    assert p.label == 'Cls(a=1, b="s")' and p.spec == spec  # called by its class, not its path (issue 23)
     inst = p.make()
     assert (inst.a, inst.b) == (1, "s")
     assert p.make() is not inst  # a fresh instance each time

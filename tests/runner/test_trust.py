@@ -55,7 +55,7 @@ def test_replay_loads_player_files_from_the_runs_project_not_the_current_folder(
     events, _ = replay_game(run_dir, 3, announce=said.append)
     assert not marker.exists()
     assert said == [f"loading player file {tmp_path / 'project' / 'players' / 'first.py'} (players/first.py:First)"]
-    assert events[0]["players"] == ["greedy", "players/first.py:First"]
+    assert events[0]["players"] == ["greedy", "First"]  # the stored player column's names (class, not path)
     out = CliRunner().invoke(app, ["replay", str(run_dir), "--game", "3"])
     assert out.exit_code == 0, out.output
     assert "loading player file" in out.output and not marker.exists()
