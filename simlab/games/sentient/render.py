@@ -444,11 +444,12 @@ def log_lines(events: list[dict[str, Any]]) -> list[str]:
         elif kind == "final":
             out.append("")
             out.append("=== Final ===")
-            out.append("  seat  player                    cards  2nd  investors  total  inv.tokens  rank")
+            width = max([24, *(len(str(x)) for x in names)])  # a label is shown whole: it is what a spec takes
+            out.append(f"  seat  {'player':<{width}}  cards  2nd  investors  total  inv.tokens  rank")
             for s in e["seats"]:
                 name = names[s["seat"]] if s["seat"] < len(names) else ""
                 out.append(
-                    f"  {s['seat']:>4}  {name[:24]:<24}  {s['card_vp']:>5}  {s['second_place_vp']:>3}  "
+                    f"  {s['seat']:>4}  {name:<{width}}  {s['card_vp']:>5}  {s['second_place_vp']:>3}  "
                     f"{s['investor_vp']:>9}  {s['total']:>5}  {s['investors']:>10}  {s['rank']:>4}"
                 )
             totals = [s["total"] for s in e["seats"]]
