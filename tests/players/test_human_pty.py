@@ -234,7 +234,7 @@ def test_smartphone_stop_research_asks_to_confirm(terminal):
     t = terminal("play", "smartphone", "--players", "human,greedy", "--seed", "2")
     screen = t.prompt(STARTUP_S)
     assert "How to read the board and the choices" in screen
-    assert re.search(r"buyers 1:(red<=\d|purple \w+) \[(--|s\d)\]", screen), "the map shows each buyer"
+    assert re.search(r"buyers 0:(red<=\d|purple \w+) \[(--|s\d)\]", screen), "map: buyers from position 0"
     for _ in range(150):
         menu = _menu(screen)
         if any("stop researching" in x and "asks to confirm" in x for _, x in menu):
