@@ -50,6 +50,7 @@ from simlab.games.steel_arena.codes import (
     A_NONE,
     A_PICK,
     A_PLACE,
+    A_STOP,
     MAX_ACTIONS,
     OPT_COVER_VALUE,
     OPT_TEAM_TROPHIES_TO_END,
@@ -87,7 +88,7 @@ from simlab.games.steel_arena.data import (
     T_WHIRL,
 )
 from simlab.games.steel_arena.hexgrid import DIRECTIONS, arc_covers
-from simlab.games.steel_arena.rules import apply_action, legal_actions, new_log
+from simlab.games.steel_arena.rules import activate, apply_action, cool_all, legal_actions, new_log
 from simlab.games.steel_arena.state import (
     MAX_TILES,
     N_STREAMS,
@@ -113,6 +114,7 @@ KIND_BRAWLER = 1
 KIND_SNIPER = 2
 KIND_COLLECTOR = 3
 KIND_SEARCH = 4
+KIND_BRAWLER_V1 = 5  # the brawler before the end-of-activation look (issue 24): kept for strength benchmarks
 N_PARAMS = 8
 
 TY_ATTACK, TY_MOVE, TY_ROTATE, TY_DEFENCE, TY_TERRAIN = range(5)
@@ -136,6 +138,24 @@ BUILTIN_PLAYERS: dict[str, BuiltinPlayer] = {
         "closes in and attacks: the activation whose result scores best for damage dealt (after the "
         "target's armour), getting an enemy into its line of fire and closing the distance; cools "
         "when nothing useful is possible; starts near the centre facing inwards",
+        {
+            "damage": "value of one module an enemy will lose (a trophy) to this activation",
+            "heat": "value of one heat unit an enemy must absorb with a token",
+            "approach": "value of each hex closer to the nearest enemy",
+            "aim": "value per point of damage its ready attacks would deal from where it ends",
+            "exposure": "cost per point of damage the enemies' ready attacks aim at it",
+            "module_weight": "value of its modules (times the module value function) kept",
+            "token_cost": "cost of each overheated module it carries (what makes cooling worth it)",
+            "tile_pull": "value of a module tile next to it (divided by the distance for farther ones)",
+        },
+    ),
+    "brawler_v1": BuiltinPlayer(
+        "brawler_v1",
+        KIND_BRAWLER_V1,
+        {"damage": 1.0, "heat": 0.3, "approach": 0.25, "aim": 0.5, "exposure": 0.1, "module_weight": 0.5,
+         "token_cost": 0.1, "tile_pull": 0.2},
+        "the brawler before issue 24, kept to benchmark the brawler against: the same score, taken "
+        "after running each activation through the end phase (about 40% slower)",
         {
             "damage": "value of one module an enemy will lose (a trophy) to this activation",
             "heat": "value of one heat unit an enemy must absorb with a token",
@@ -520,12 +540,15 @@ def _can_hurt(s, p: int, q: int, tiles, pool, robots, cells, opts) -> bool:
 
 
 @njit(cache=True)
-def evaluate(g, p: int, w, tiles, pool, robots, cells, nbr, opts) -> float:
+def evaluate(g, p: int, w, tiles, pool, robots, cells, nbr, opts, before_end: bool) -> float:
     """The heuristics' score of position ``g`` for seat p (weights ``w``, indices W_*).
 
     Trophies count 1 each; the damage and heat pending on other robots count as the trophies
     (damage, times W_DMG) and tempo (absorbed heat, times W_HEAT) they will bring when p is the
     active seat; a game that ends (or will end at once) counts +-WIN_SCORE / END_SCORE.
+    ``before_end``: ``g`` is taken at the end of an activation, before the end phase, so the module
+    tile p stands on counts as the module it picks up at E1 (its value, and the tile the stack
+    loses to refill the cell once the game drags on), not as a plain module.
     """
     mine, other = _team_trophies(g, p)
     if g.over:
@@ -608,6 +631,15 @@ def evaluate(g, p: int, w, tiles, pool, robots, cells, nbr, opts) -> float:
         if g.cell_type[c0] == TY_TERRAIN:
             if tiles[pool[inst], T_COVER]:
                 v += w[W_COVER]
+        elif before_end and own_turn:  # picked up at E1 (NOTES E1), the cell refilled from the stack
+            d = pool[inst]
+            mv = w[N_W + d]
+            if mv < 0.0:
+                mv = module_value(tiles, d)
+                w[N_W + d] = mv
+            v += w[W_MOD] * mv
+            if g.turn > STALL_TURNS * g.n_players and g.stack_n > 0:
+                v += STALL_PULL
         elif own_turn:
             v += w[W_MOD] * _VW[VW_BASE]  # picked up in this turn's end phase
     if w_tile != 0.0:
@@ -681,7 +713,7 @@ def heuristic_weights(kind: int, params, w) -> None:
     w[W_TURN_TO] = 0.15
     w[W_OPEN] = 0.05
     w[W_PASS] = 0.3
-    if kind == KIND_BRAWLER:
+    if kind in (KIND_BRAWLER, KIND_BRAWLER_V1):
         w[W_DMG] = params[0]
         w[W_HEAT] = params[1]
         w[W_APPROACH] = params[2]
@@ -1029,8 +1061,57 @@ def score_actions(w, s_arr, legal, n_legal: int, tiles, pool, robots, setup_tab,
         work[0] = base[0]
         g = work[0]
         apply_action(g, legal[i], tiles, pool, robots, setup_tab, cells, nbr, opts, log)
-        v = evaluate(g, p, w, tiles, pool, robots, cells, nbr, opts)
+        v = evaluate(g, p, w, tiles, pool, robots, cells, nbr, opts, b1(False))
         if legal[i] == A_COOL and cool_pass:
+            v -= w[W_PASS]  # cooling nothing: a wasted turn
+        scores[i] = v
+        if v > best_v + 1e-9:
+            best_v = v
+            best = i
+            n_best = 1
+        elif v > best_v - 1e-9:
+            n_best += 1
+            if below(next_u64(s, STREAM_SEAT0 + p), n_best) == 0:
+                best = i
+    return best
+
+
+@njit(cache=True)
+def score_activations(w, s_arr, legal, n_legal: int, tiles, pool, robots, setup_tab, cells, nbr, opts,
+                      base, work, log, scores, buf) -> int:
+    """``score_actions`` scored at the end of each activation: the activation alone is applied to
+    the (determinized) copy, with no owner decisions and no end phase, and that position is
+    evaluated (``evaluate`` counts the damage and heat left pending on each robot, the module tile
+    the robot stands on as picked up, and a game the pending damage ends). A cool is the tokens
+    removed, a stop the position as it is. Returns the index of the best (ties at random)."""
+    s = s_arr[0]
+    p = s.actor
+    base[0] = s_arr[0]
+    b = base[0]
+    b.rng_key[STREAM_SEAT0 + p] = next_u64(s, STREAM_SEAT0 + p)
+    b.rng_ctr[STREAM_SEAT0 + p] = 0
+    determinize(b, p, tiles, pool, setup_tab, buf)
+    best = 0
+    best_v = POINTLESS
+    n_best = 0
+    cool_pass = _tokens(s, p, tiles, pool) == 0
+    for i in range(n_legal):
+        a = legal[i]
+        if _pointless(s, p, a, tiles, pool, nbr):
+            scores[i] = POINTLESS
+            continue
+        if a == A_STOP:
+            g = b
+        else:
+            work[0] = base[0]
+            g = work[0]
+            if a == A_COOL:
+                cool_all(g, log)
+            else:
+                g.phase = PH_ACTIVE
+                activate(g, a, tiles, pool, robots, cells, nbr, opts, log)
+        v = evaluate(g, p, w, tiles, pool, robots, cells, nbr, opts, b1(True))
+        if a == A_COOL and cool_pass:
             v -= w[W_PASS]  # cooling nothing: a wasted turn
         scores[i] = v
         if v > best_v + 1e-9:
@@ -1057,8 +1138,12 @@ def heuristic_action(kind: int, params, s_arr, legal, n_legal: int, tiles, pool,
     heuristic_weights(i64(kind), params, w)
     if ph == PH_PLACE:
         return place_action(s, w, legal, n_legal, tiles, pool, robots, cells, nbr, opts)
-    i = score_actions(w, s_arr, legal, i64(n_legal), tiles, pool, robots, setup_tab, cells, nbr, opts,
-                      base, work, log, scores, buf, b1(resample))
+    if kind == KIND_BRAWLER:
+        i = score_activations(w, s_arr, legal, i64(n_legal), tiles, pool, robots, setup_tab, cells, nbr, opts,
+                              base, work, log, scores, buf)
+    else:
+        i = score_actions(w, s_arr, legal, i64(n_legal), tiles, pool, robots, setup_tab, cells, nbr, opts,
+                          base, work, log, scores, buf, b1(resample))
     return legal[i]
 
 
@@ -1100,7 +1185,7 @@ def _playout(g_arr, stop_turn: int, tiles, pool, robots, setup_tab, cells, nbr, 
         n = legal_actions(g, legal, tiles, pool, robots, setup_tab, cells, nbr, opts)
         if n == 0:
             break
-        a = heuristic_action(i64(KIND_BRAWLER), bparams, g_arr, legal, i64(n), tiles, pool, robots, setup_tab, cells,
+        a = heuristic_action(i64(KIND_BRAWLER_V1), bparams, g_arr, legal, i64(n), tiles, pool, robots, setup_tab, cells,
                              nbr, opts, base, work, log, scores, buf, w, b1(False))
         apply_action(g, a, tiles, pool, robots, setup_tab, cells, nbr, opts, log)
 
@@ -1111,10 +1196,10 @@ def search_action(params, s_arr, legal, n_legal: int, tiles, pool, robots, setup
     """Determinized Monte Carlo over the activations available now (see BUILTIN_PLAYERS['search'])."""
     s = s_arr[0]
     p = s.actor
-    bparams = DEFAULT_PARAMS[KIND_BRAWLER].copy()
+    bparams = DEFAULT_PARAMS[KIND_BRAWLER_V1].copy()
     ph = s.phase
     if n_legal == 1 or ph not in (PH_ACTIVE, PH_CONTINUE):
-        return heuristic_action(i64(KIND_BRAWLER), bparams, s_arr, legal, i64(n_legal), tiles, pool, robots,
+        return heuristic_action(i64(KIND_BRAWLER_V1), bparams, s_arr, legal, i64(n_legal), tiles, pool, robots,
                                 setup_tab, cells, nbr, opts, base, work, log, scores, buf, w, b1(True))
     playouts = max(1, int(params[0]))
     n_cand = int(params[1])
@@ -1122,7 +1207,7 @@ def search_action(params, s_arr, legal, n_legal: int, tiles, pool, robots, setup
     mod_w = params[3]
     win_bonus = params[4]
     leaf_w = params[5]
-    heuristic_weights(i64(KIND_BRAWLER), bparams, w)
+    heuristic_weights(i64(KIND_BRAWLER_V1), bparams, w)
     score_actions(w, s_arr, legal, i64(n_legal), tiles, pool, robots, setup_tab, cells, nbr, opts,
                   base, work, log, scores, buf, b1(True))
     if n_cand <= 0 or n_cand > n_legal:
@@ -1158,7 +1243,7 @@ def search_action(params, s_arr, legal, n_legal: int, tiles, pool, robots, setup
             v = _outcome(g, p, mod_w, win_bonus)
             if leaf_w != 0.0:  # (a finished game: +-WIN_SCORE)
                 mine, other = _team_trophies(g, p)
-                v += leaf_w * (evaluate(g, p, w, tiles, pool, robots, cells, nbr, opts) - (mine - other))
+                v += leaf_w * (evaluate(g, p, w, tiles, pool, robots, cells, nbr, opts, b1(False)) - (mine - other))
             totals[ci] += v
     best = 0
     for i in range(1, n_cand):
