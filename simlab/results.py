@@ -93,6 +93,8 @@ def tune_manifest(path: str | Path) -> dict[str, Any]:
 def tune_result(man: dict[str, Any]) -> str:
     """A tune's answer in one line: the verdict on the recommended change, or why there is none (yet)."""
     answer = man.get("answer") or {}
+    if "recommended" in answer and not answer["recommended"]:
+        return "no change recommended" + (f": {answer['improvement']}" if answer.get("improvement") else "")
     if answer.get("improvement"):
         return str(answer["improvement"])
     if answer.get("note"):

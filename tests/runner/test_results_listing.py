@@ -93,3 +93,14 @@ def test_cli_results_show_an_unfinished_tune(tmp_path):
     assert "(tune, searching)" in out.output
     assert f"result: search not finished; continue it with simlab tune experiments/colours.toml --out {tune} " \
            "--resume" in out.output.replace("\n", " ")
+
+
+def test_a_tune_that_recommends_nothing_says_so_in_one_line():
+    """Issue 23: a tune whose paired test did not confirm a change reads "no change recommended"."""
+    from simlab.results import tune_result
+
+    confirmed = {"answer": {"recommended": True, "improvement": "confirmed: 0.35 -> 0.25"}}
+    refused = {"answer": {"recommended": False, "improvement": "not confirmed: 0.35 -> 0.34"}}
+    assert tune_result(confirmed) == "confirmed: 0.35 -> 0.25"
+    assert tune_result(refused).startswith("no change recommended")
+    assert tune_result({"status": "searching"}) == "search not finished"
