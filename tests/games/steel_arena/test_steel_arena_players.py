@@ -102,6 +102,7 @@ def _check_decision(phases):
         (4, None, ["brawler", "sniper", "collector", "random"]),
         (4, {"team": True}, ["brawler", "collector", "sniper", "random"]),
         (2, {"mode": "expert"}, ["brawler", "sniper"]),
+        (2, None, ["brawler_v1", "brawler"]),
     ],
 )
 def test_players_choose_legal_actions_in_every_phase(n_players, options, names):
@@ -263,3 +264,54 @@ def test_owner_policy_on_f451_example():
     a = int(choose_action(KIND_BRAWLER, DEFAULT_PARAMS[KIND_BRAWLER], s_arr, legal, n, *args))
     values = [module_value(rules.tiles, int(rules.pool[s["mods"][1][m]])) for m in range(int(s["n_mods"][1]))]
     assert values[a - A_PICK] == min(values)
+
+
+def test_brawler_scores_the_pickup_before_the_end_phase(rules2):
+    """The brawler scores an activation where it ends, before the end phase (issue 24): the module
+    tile its robot stands on then counts as the module it picks up at E1 (NOTES E1: the active robot
+    takes the module tile it stands on), its module value times the module weight, not a plain
+    module; once the game drags on (STALL_TURNS) the cell's refill from the generation-3 stack
+    counts too. The end-phase view (``before_end`` false, brawler_v1 and the search) is unchanged."""
+    from simlab.games.steel_arena.players import (
+        KIND_BRAWLER,
+        N_W,
+        STALL_PULL,
+        STALL_TURNS,
+        TY_TERRAIN,
+        W_MOD,
+        evaluate,
+        heuristic_weights,
+        module_value,
+        weights_size,
+    )
+
+    args = rules2.args
+    tiles, pool, robots, _setup_tab, cells, nbr, opts = args
+    s_arr = np.zeros(1, dtype=STATE_DTYPE)
+    s = s_arr[0]
+    setup(s, np.uint64(5), 2, *args, new_log(0))
+    legal = np.empty(MAX_ACTIONS, dtype=np.int64)
+    while int(s["phase"]) != PH_ACTIVE:
+        legal_actions(s, legal, *args)
+        apply_action(s, int(legal[0]), *args, new_log(0))
+    p = int(s["active"])
+    others = {int(s["cell"][q]) for q in range(2) if q != p}
+    c = next(c for c in range(int(s["n_cells"])) if s["cell_tile"][c] >= 0
+             and s["cell_type"][c] != TY_TERRAIN and c not in others)
+    s["cell"][p] = c
+    d = int(pool[s["cell_tile"][c]])
+    w = np.empty(weights_size(tiles))
+    heuristic_weights(KIND_BRAWLER, DEFAULT_PARAMS[KIND_BRAWLER], w)
+    assert module_value(tiles, d) != 1.0  # the test tells a plain module from this one
+
+    def gap() -> float:
+        heuristic_weights(KIND_BRAWLER, DEFAULT_PARAMS[KIND_BRAWLER], w)
+        before = evaluate(s, p, w, tiles, pool, robots, cells, nbr, opts, True)
+        after = evaluate(s, p, w, tiles, pool, robots, cells, nbr, opts, False)
+        assert w.shape[0] == N_W + tiles.shape[0]
+        return before - after
+
+    assert gap() == pytest.approx(w[W_MOD] * (module_value(tiles, d) - 1.0))
+    s["turn"] = STALL_TURNS * 2 + 1
+    assert int(s["stack_n"]) > 0
+    assert gap() == pytest.approx(w[W_MOD] * (module_value(tiles, d) - 1.0) + STALL_PULL)
