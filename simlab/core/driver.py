@@ -229,7 +229,7 @@ def _play(game: Game, rules: Any, players: Sequence[ResolvedPlayer], seed: int, 
             action = game.compiled_action(rules, state, player.kind, player.params, legal)
             if not _is_member(legal_list, action):
                 raise IllegalActionError(
-                    f"built-in player {player.label} (seat {seat}) chose illegal action {action} in game seed "
+                    f"built-in player {_who(player, seat)} chose illegal action {action} in game seed "
                     f"{seed} ({game.describe_turn(rules, state)}): a simlab bug, please report it"
                 )
         else:
@@ -265,7 +265,7 @@ def _make(player: ResolvedPlayer, seat: int, seed: int) -> Any:
     except SimlabError:
         raise
     except (Exception, SystemExit) as exc:
-        raise PlayerError(f"player {player.label} (seat {seat}) raised {_what(exc)} when created, "
+        raise PlayerError(f"player {_who(player, seat)} raised {_what(exc)} when created, "
                           f"in game seed {seed}") from exc
 
 
@@ -286,13 +286,21 @@ def _player_call(player: ResolvedPlayer, seat: int, seed: int, method: str, limi
         raise
     except _TimedOut:
         raise DecisionTimeoutError(
-            f"player {player.label} (seat {seat}) took more than {limiter.seconds:g} s in {method} "
+            f"player {_who(player, seat)} took more than {limiter.seconds:g} s in {method} "
             f"(decision_timeout) in game seed {seed}"
         ) from None
     except (Exception, SystemExit) as exc:
         where = "" if method == "choose" else f" in {method}"
-        raise PlayerError(f"player {player.label} (seat {seat}) raised {_what(exc)}{where} "
+        raise PlayerError(f"player {_who(player, seat)} raised {_what(exc)}{where} "
                           f"in game seed {seed}") from exc
+
+
+def _who(player: ResolvedPlayer, seat: int) -> str:
+    """A player as error messages name it: its label, the spec it came from when that says more (a file player's
+    ``path:Class``, so the code can be found), and its seat."""
+    if player.spec and player.spec != player.label:
+        return f"{player.label} ({player.spec}, seat {seat})"
+    return f"{player.label} (seat {seat})"
 
 
 def _ask(game: Game, rules: Any, state: np.ndarray, legal: np.ndarray, player: ResolvedPlayer, inst: Any,
@@ -305,7 +313,7 @@ def _ask(game: Game, rules: Any, state: np.ndarray, legal: np.ndarray, player: R
         except SimlabError:
             raise
         except (Exception, SystemExit) as exc:
-            raise PlayerError(f"player {player.label} (seat {seat}) raised {_what(exc)} in game seed {seed}") from exc
+            raise PlayerError(f"player {_who(player, seat)} raised {_what(exc)} in game seed {seed}") from exc
     else:
         with _player_call(player, seat, seed, "choose", limiter):
             action = inst.choose(obs, legal_list)
@@ -313,7 +321,7 @@ def _ask(game: Game, rules: Any, state: np.ndarray, legal: np.ndarray, player: R
         action = int(action)
     if not isinstance(action, int) or isinstance(action, bool) or not _is_member(legal_list, action):
         raise IllegalActionError(
-            f"player {player.label} (seat {seat}) returned illegal action {action!r} in game seed {seed} "
+            f"player {_who(player, seat)} returned illegal action {action!r} in game seed {seed} "
             f"(turn {game.describe_turn(rules, state)}; {len(legal_list)} legal actions)"
         )
     return action

@@ -56,6 +56,6 @@ def test_stuck_or_exiting_player_stops_the_run_with_one_line(tmp_path, cls, what
         run_experiment(spec, run_dir, show_progress=False)
     message = str(info.value)
     assert "\n" not in message
-    assert f"game {bad_game}: player {path}:{cls} (seat 1) {what} in game seed {seed}" in message
+    assert f"game {bad_game}: player {cls} ({path}:{cls}, seat 1) {what} in game seed {seed}" in message
     assert f"replay: simlab replay {run_dir} --game {bad_game}" in message
     assert json.loads((run_dir / "manifest.json").read_text())["status"] == "failed"
