@@ -1264,6 +1264,8 @@ def choose_action(kind: int, params, s_arr, legal, n_legal: int, tiles, pool, ro
         if n_legal == 1:
             return legal[0]
         return legal[below(next_u64(s, STREAM_SEAT0 + s.actor), n_legal)]
+    if s.phase in (PH_HEAT, PH_WATER, PH_DISCARD, PH_LIMIT):  # no scratch needed (as heuristic_action)
+        return owner_action(s, legal, n_legal, tiles, pool)
     base = np.empty(1, dtype=STATE_DTYPE)
     work = np.empty(1, dtype=STATE_DTYPE)
     log = new_log(0)
