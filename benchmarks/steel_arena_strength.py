@@ -1,8 +1,9 @@
 """Steel Arena strength checks, kept out of the test suite (they take minutes, not seconds).
 
-The search player (default settings) against each heuristic, and each heuristic against random
-play, at two players, every deal played from both seats (``rotate``): win shares with intervals
-clustered by deal. Run from the project root::
+The search player (default settings) against each heuristic, each heuristic against random play,
+and the brawler against its former version ``brawler_v1`` (equal strength: its interval includes
+or exceeds 0.5), at two players, every deal played from both seats (``rotate``): win shares with
+intervals clustered by deal. Run from the project root::
 
     .venv/bin/python benchmarks/steel_arena_strength.py --deals 100
 
@@ -24,6 +25,7 @@ MATCHES = (
     ("brawler", "random"),
     ("sniper", "random"),
     ("collector", "random"),
+    ("brawler", "brawler_v1"),  # issue 24: the brawler scored before the end phase against the former brawler
 )
 
 
