@@ -604,6 +604,7 @@ def run(
 
     Ctrl-C (exit status 130) or SIGTERM (143) marks the run interrupted and prints the command
     that resumes it."""
+    from simlab.runner.backends import discard_warmups, prestart_local
     from simlab.runner.run import run_experiment
     from simlab.tune.spec import load_spec  # a [tune] section is checked too, though a run plays no tune
 
@@ -611,14 +612,18 @@ def run(
         backend = "dask"
     overrides = {"games": games, "seed": seed, "workers": workers, "shard_size": shard_size, "backend": backend,
                  "scheduler": scheduler, "decision_timeout": decision_timeout}
-    experiment = load_spec(spec, overrides)
-    if experiment.backend == "local":
-        _warm_run(experiment)
-    given = {"--games": games, "--seed": seed, "--shard-size": shard_size, "--backend": backend,
-             "--scheduler": scheduler, "--decision-timeout": decision_timeout}
-    extra = [f"{k} {v}" for k, v in given.items() if v is not None]
-    with _interruptible("run", spec, experiment, out, extra):
-        result = run_experiment(experiment, out, resume, console=console, show_progress=not quiet, force=force)
+    prestart_local(spec, overrides)  # the workers start up while this process reads the spec and the folder
+    try:
+        experiment = load_spec(spec, overrides)
+        if experiment.backend == "local":
+            _warm_run(experiment)
+        given = {"--games": games, "--seed": seed, "--shard-size": shard_size, "--backend": backend,
+                 "--scheduler": scheduler, "--decision-timeout": decision_timeout}
+        extra = [f"{k} {v}" for k, v in given.items() if v is not None]
+        with _interruptible("run", spec, experiment, out, extra):
+            result = run_experiment(experiment, out, resume, console=console, show_progress=not quiet, force=force)
+    finally:
+        discard_warmups()  # a run refused before it played: its warm workers stop quietly
     man = result.manifest
     timing = man["timings"][-1]
     console.print(f"{man['status']}: {man['games_done']:,} games stored; this session played {timing['games']:,} "

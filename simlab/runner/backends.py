@@ -14,13 +14,16 @@ the process that started the run dies, even by SIGKILL (see :mod:`simlab.runner.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import warnings
 from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
 
 from simlab.core.errors import SimlabError
 from simlab.runner.processes import guard_worker
-from simlab.runner.shard import ShardResult, ShardTask, run_shard
+from simlab.runner.shard import ShardResult, ShardTask, run_shard, warm_shard_context
 
 Result = ShardResult
 
@@ -33,8 +36,72 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
+_warming: list[Any] = []  # joblib result generators of the warm-ups :func:`prestart_local` started
+
+
+def prestart_local(spec_path: str | Path, overrides: dict[str, Any]) -> bool:
+    """Start the local worker pool now, each worker reading the spec as the run will, so that the
+    workers' start-up (interpreter, imports, game data, compiled-kernel cache, spec and rule sets)
+    overlaps the main process's own set-up instead of following it. True when a pool was started.
+
+    Called by ``simlab run`` before it validates the spec: the spec's TOML is only peeked at (its
+    backend, scheduler and workers, with the command line's ``overrides``), and nothing is started
+    for a Dask run, a one-worker run or a file that does not read as TOML (the run's own validation
+    reports it). The warm-ups are the first tasks of the same loky pool the run's shards then use;
+    a warm-up that fails is ignored (the shard that meets the same failure reports it).
+    """
+    import tomllib
+
+    try:
+        raw = tomllib.loads(Path(spec_path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    given = {k: v for k, v in overrides.items() if v is not None}
+    backend = given.get("backend", raw.get("backend", "local"))
+    workers = given.get("workers", raw.get("workers", 0))
+    if backend != "local" or given.get("scheduler", raw.get("scheduler")) or not isinstance(workers, int) \
+            or isinstance(workers, bool):
+        return False
+    workers = workers or default_workers()
+    if workers <= 1:
+        return False
+    from joblib import Parallel, delayed
+
+    parallel = Parallel(n_jobs=workers, backend="loky", return_as="generator_unordered", pre_dispatch="2*n_jobs")
+    _warming.append(parallel(delayed(_warm_worker)(str(spec_path), overrides, os.getpid())
+                             for _ in range(workers)))
+    return True
+
+
+def _warm_worker(spec_path: str, overrides: dict[str, Any], parent: int) -> None:
+    """In a worker: what its first shard would do before playing (the spec read, its rule sets built)."""
+    try:
+        guard_worker(parent)
+        warm_shard_context(spec_path, overrides)
+    except Exception:  # the run's own validation, or the shard, reports it
+        return
+
+
+def _finish_warmups() -> None:
+    """Wait for the warm-ups :func:`prestart_local` started (they run first on the pool anyway)."""
+    while _warming:
+        with contextlib.suppress(Exception):
+            for _ in _warming.pop():
+                pass
+
+
+def discard_warmups() -> None:
+    """Wait out the warm-ups of a run that ended before playing (a spec refused, a folder not empty).
+
+    They are not cancelled: stopping loky workers while their first tasks are being queued can
+    break loky's queue-manager thread (a traceback on stderr after the run's one-line error).
+    A warm-up of a spec the run refused fails on the same error and returns at once."""
+    _finish_warmups()
+
+
 def run_tasks(tasks: Sequence[ShardTask], backend: str, workers: int, scheduler: str | None = None) -> Iterator[Result]:
     """Run the shards on a backend, yielding each result as it finishes."""
+    _finish_warmups()
     workers = workers or default_workers()
     if backend == "local":
         yield from _local(tasks, workers)

@@ -22,7 +22,7 @@ from simlab.core.game import get_game
 from simlab.core.player import resolve_player, stored_name
 from simlab.core.schema import GameMeta, build_frames
 from simlab.runner.plan import Plan
-from simlab.runner.spec import ExperimentSpec, parse_spec, variant_data
+from simlab.runner.spec import ExperimentSpec, load_spec, parse_spec, variant_data
 from simlab.runner.stopping import segment_sums
 from simlab.runner.store import RunStore
 
@@ -61,6 +61,24 @@ def _rules(spec_json: str, source: str, variant: int, n_players: int) -> Any:
     return game.ruleset(n_players, {**spec.options, **v.options}, variant_data(game, v))
 
 
+def warm_shard_context(spec_path: str, overrides: dict[str, Any]) -> None:
+    """Read the spec as ``simlab run`` does and build what this process's shards of it will use (the
+    parsed spec and plan, every variant's rule set for every player count, the players), so that its
+    first shard starts playing at once."""
+    import json
+
+    spec = load_spec(spec_path, overrides)
+    spec_json = json.dumps(spec.raw, sort_keys=True, default=str)
+    _, plan = _context(spec_json, spec.source)
+    game = get_game(spec.game)
+    for n in sorted({t.n_players for t in plan.tables}):
+        for variant in range(len(spec.variants)):
+            _rules(spec_json, spec.source, variant, n)
+    for table in plan.tables:
+        for seat in table.seats:
+            resolve_player(game, seat)
+
+
 @dataclass
 class ShardResult:
     """What a worker sends back: its tables (unless it wrote them), timing and stop sums."""
@@ -83,13 +101,14 @@ def run_shard(task: ShardTask) -> ShardResult:
     parts: list[dict[str, pl.DataFrame]] = []
     for n in sorted({t.n_players for t in plan.tables}):
         ids = [t.index for t in plan.tables if t.n_players == n]
-        local = {tid: i for i, tid in enumerate(ids)}
-        mask = np.isin(tables, ids)
+        local = np.full(plan.n_tables, -1, dtype=np.int64)  # plan table -> its index among this count's tables
+        local[ids] = np.arange(len(ids), dtype=np.int64)
+        mask = local[tables] >= 0
         if not mask.any():
             continue
         rules = _rules(task.spec_json, task.source, task.variant, n)
         lineups = [[resolve_player(game, s) for s in plan.tables[tid].seats] for tid in ids]
-        local_tables = np.array([local[int(t)] for t in tables[mask]], dtype=np.int64)
+        local_tables = local[tables[mask]]
         try:
             with decision_timeout(spec.decision_timeout):
                 arrays = play_games(game, rules, lineups, seeds[mask], local_tables, tuple(spec.record),

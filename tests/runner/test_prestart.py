@@ -1,0 +1,83 @@
+"""``simlab run`` starts its local workers before it reads the spec (issue 24: the runner's speed), so their
+start-up overlaps the main process's; the warm-ups run on the very pool the shards then use, change no
+result, and nothing is started where no local pool would be (DESIGN.md principle 6: local first)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from runner_helpers import assert_same_tables, tables
+
+from simlab.runner import backends
+from simlab.runner.run import run_experiment
+from simlab.runner.spec import load_spec
+
+SPEC = """
+name = "prestart"
+game = "sentient"
+seed = 5
+games = 400
+shard_size = 100
+workers = {workers}
+{extra}
+[players]
+seats = ["greedy", "investor", "random"]
+rotation = "cyclic"
+"""
+
+NO_OVERRIDES = {"games": None, "seed": None, "workers": None, "shard_size": None, "backend": None,
+                "scheduler": None, "decision_timeout": None}
+
+
+def _spec(tmp_path: Path, workers: int, extra: str = "") -> Path:
+    path = tmp_path / f"prestart_{workers}.toml"
+    path.write_text(SPEC.format(workers=workers, extra=extra))
+    return path
+
+
+def _pool_pids() -> set[int]:
+    """The worker processes of loky's reusable pool (the one joblib's loky backend uses)."""
+    from joblib.externals.loky import reusable_executor
+
+    executor = reusable_executor._executor
+    return set(executor._processes) if executor is not None else set()
+
+
+def test_warm_workers_play_the_shards_and_change_nothing(tmp_path):
+    path = _spec(tmp_path, 2)
+    assert backends.prestart_local(path, NO_OVERRIDES)
+    warmed = _pool_pids()
+    assert len(warmed) == 2
+    run = run_experiment(load_spec(path), tmp_path / "warm", show_progress=False)
+    assert _pool_pids() == warmed  # the shards ran on the warmed workers, not on a new pool
+    assert not backends._warming
+    one = run_experiment(load_spec(path, {"workers": 1}), tmp_path / "one", show_progress=False)
+    assert_same_tables(tables(run.path), tables(one.path))
+
+
+@pytest.mark.parametrize(("workers", "extra", "overrides"), [
+    (1, "", {}),                                      # one worker plays in this process
+    (2, 'backend = "dask"', {}),                      # a Dask run has its own workers
+    (2, "", {"workers": 1}),                          # the command line says one worker
+    (2, "", {"scheduler": "tcp://127.0.0.1:8786"}),   # a remote scheduler
+    (2, 'workers = 3', {}),                           # not TOML (a key given twice): the run reports it
+])
+def test_nothing_is_started_where_no_local_pool_would_run(tmp_path, workers, extra, overrides):
+    path = _spec(tmp_path, workers, extra)
+    assert not backends.prestart_local(path, {**NO_OVERRIDES, **overrides})
+    assert not backends.prestart_local(tmp_path / "missing.toml", NO_OVERRIDES)
+    assert not backends._warming
+
+
+def test_a_run_refused_before_playing_ends_its_warm_ups_quietly(tmp_path):
+    """The warm-ups are waited out, never cancelled mid-start (that can break loky's queue-manager thread)."""
+    import warnings
+
+    for workers in (2, 3):  # the second pool replaces the first
+        assert backends.prestart_local(_spec(tmp_path, workers), NO_OVERRIDES)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            backends.discard_warmups()
+        assert not backends._warming
+        assert not [w for w in caught if "cancelled" in str(w.message)], [str(w.message) for w in caught]
