@@ -176,18 +176,23 @@ def summary(run: str | Path, root: str | Path = DEFAULT_ROOT) -> dict[str, pl.Da
     names = seats.collect_schema().names()
     positions = position_columns(manifest(path).get("game"), names)
     seats = seats.select("variant", "game", "player", "seat", "win_share", "score", *positions).collect()
-    seats = seats.with_columns([pl.col(c).cast(pl.Utf8) for c in ("variant", "player", *positions)])
     games = tables["games"]
     gcols = [c for c in ("deal", "n_players") if c in games.collect_schema().names()]
     if gcols:
-        g = games.select("variant", "game", *gcols).collect().with_columns(pl.col("variant").cast(pl.Utf8))
+        g = games.select("variant", "game", *gcols).collect()
         seats = seats.join(g, on=["variant", "game"], how="left")
     if "n_players" not in seats.columns:
         seats = seats.with_columns(pl.len().over("variant", "game").cast(pl.Int64).alias("n_players"))
+    text = ("variant", "player", *positions)  # categorical in the tables; text in the summary (cast per group)
+
+    def table(by: tuple[str, ...]) -> pl.DataFrame:
+        out = summary_table(seats, by)
+        return out.with_columns([pl.col(c).cast(pl.Utf8) for c in by if c in text]).sort(list(by)[::-1])
+
     out = {
-        "players": summary_table(seats, ("variant", "player")),
-        "seats": summary_table(seats, ("seat", "n_players", "variant")),  # sorted by variant, n_players, seat
+        "players": table(("variant", "player")),
+        "seats": table(("seat", "n_players", "variant")),  # sorted by variant, n_players, seat
     }
     for c in positions:
-        out[f"position:{c}"] = summary_table(seats, (c, "n_players", "variant"))
+        out[f"position:{c}"] = table((c, "n_players", "variant"))
     return out
