@@ -227,6 +227,7 @@ class SteelArenaGame(CompiledGame):
     bench_mixes = (
         ("brawler", "brawler"), ("random", "random"), ("sniper", "sniper"), ("collector", "collector"),
         ("brawler", "sniper", "collector"), ("brawler",) * 4, ("search", "brawler"),
+        ("brawler_v1", "brawler_v1"),  # the brawler before issue 24: its speed beside the brawler's
     )
     ladder_players = ("random", "collector", "sniper", "brawler", "search")
     report_notebook = "steel_arena_balance.ipynb"
