@@ -24,7 +24,11 @@ own stream, so no player reads hidden tiles. The scores differ only in their wei
 the damage and heat pending on enemies, the value of the own modules, overheat tokens carried,
 distance to the nearest enemy, the damage its ready attacks could deal from where it ends (and the
 enemies' at it), neighbours, cover, module tiles nearby, facing. Attacks that hit nothing (a cell
-without terrain, no splash) and the wear rule (b) on a token-free module are not scored.
+without terrain, no splash) and the wear rule (b) on a token-free module are not scored. The
+brawler (``score_activations``) scores each activation where it ends, before the owner decisions
+and the end phase, which ``evaluate(..., before_end=True)`` counts in (pending damage and heat, the
+module tile it stands on as picked up); ``brawler_v1``, the sniper and the collector
+(``score_actions``) apply each candidate through them.
 
 **Games must end** (the rulebook has no turn limit): a heuristic that cannot hurt the nearest enemy
 from its side (armour) goes collecting instead, cooling with nothing to cool costs ``W_PASS``, and
