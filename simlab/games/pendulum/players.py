@@ -25,15 +25,21 @@ best reward less its cost), one on the timed row can act now (``W_NOW``), a free
 box of an untimed row) is worth ``W_FREE`` times the best space it could move to, a stuck one (bottom box
 of the timed row) ``W_STUCK`` times it.
 
-**Heuristics** (track_balancer, producer, voter) are one-ply in every phase: each legal action is applied to
-a copy of the state (determinized first: what the seat cannot see is re-dealt from its own stream, see
-``determinize``), the seat's own decisions that follow at once (the pending stack: wild cubes, VP of choice,
-the province to conquer and its slot, the worker to retrieve, ...; the solo re-placement after a lift) are
-settled greedily the same way, and the result is evaluated. A move changes nothing but where a worker
-stands, so its one-ply value is computed directly (the worker's new potential less its old). The
-heuristics differ only in their weights. **They pass** (``A_PASS``, where legal) when no action gains more
-than ``pass_below`` over the position as it is, so a step always ends: every action a heuristic takes
-raises its own evaluation.
+**Heuristics** (track_balancer, producer, voter) are one-ply in every phase, and differ only in their
+weights. A move changes nothing but where a worker stands, so its value is computed directly (the worker's new
+potential less its old). In the real-time phase (most of a game's decisions) every other action is first
+scored by the static scorer ``fast_score`` (its value read off the position, no copy), and only the best
+``LOOKAHEAD`` of those by it are played out: applied to a copy of the state (determinized first: what the
+seat cannot see is re-dealt from its own stream, see ``determinize``), the seat's own decisions that follow
+at once (the pending stack: wild cubes, VP of choice, the province to conquer and its slot, the worker to
+retrieve, ...; the solo re-placement after a lift) settled by the fast policy (``fast_action``), and the
+result evaluated. In the other phases (pending decisions, council cards, trim, step 5, start placements,
+the solo re-placement: a few a round) every action is played out so, the follow-ups settled one-ply (each
+choice on a further copy). The best of the moves, the played-out actions and the pass wins. **They pass**
+(``A_PASS``, where legal) when no action gains more than ``pass_below`` over the position as it is, so a
+step always ends: every action a heuristic takes raises its own evaluation. Their first versions
+(``track_balancer_v1``, ``producer_v1``, ``voter_v1``, same weights) play every action out in every phase,
+settling one-ply: slower (docs/players.md gives the speeds and the ladder between the versions).
 
 **Search** (slow): determinized Monte Carlo in the real-time phase and at council. Its base heuristic's
 (the voter by default) best few actions are the candidates, searched only when the runner-up's one-ply score
@@ -155,7 +161,12 @@ KIND_BALANCER = 1
 KIND_PRODUCER = 2
 KIND_VOTER = 3
 KIND_SEARCH = 4
+KIND_BALANCER_V1 = 5  # the heuristics' first version (a full look-ahead on every action), kept for comparisons
+KIND_PRODUCER_V1 = 6
+KIND_VOTER_V1 = 7
 N_PARAMS = 8
+V1_OFFSET = KIND_BALANCER_V1 - KIND_BALANCER  # a _v1 kind less this is its heuristic's kind
+LOOKAHEAD = 2  # real time: how many non-move actions, the best by fast_score, the heuristics play out
 
 BUILTIN_PLAYERS: dict[str, BuiltinPlayer] = {
     "random": BuiltinPlayer(
@@ -246,6 +257,19 @@ BUILTIN_PLAYERS: dict[str, BuiltinPlayer] = {
 }
 
 
+for _name, _kind in (("track_balancer", KIND_BALANCER_V1), ("producer", KIND_PRODUCER_V1), ("voter", KIND_VOTER_V1)):
+    _info = BUILTIN_PLAYERS[_name]
+    BUILTIN_PLAYERS[f"{_name}_v1"] = BuiltinPlayer(
+        f"{_name}_v1",
+        _kind,
+        dict(_info.params),
+        f"{_name} as it was first written (kept to measure the new one against): every legal action, not only "
+        "the best by the static scorer, is played out on a copy with the seat's follow-up decisions settled "
+        "one-ply; same weights, about 3-5 times slower",
+        dict(_info.param_help),
+    )
+
+
 def _default_params() -> np.ndarray:
     table = np.zeros((len(BUILTIN_PLAYERS), N_PARAMS))
     for info in BUILTIN_PLAYERS.values():
@@ -313,6 +337,8 @@ def heuristic_weights(kind: int, params, w) -> None:
     w[W_PASS] = 0.05
     w[W_RETRIEVE] = 0.3
     w[W_TRIGGER] = 0.6
+    if kind >= KIND_BALANCER_V1:
+        kind -= V1_OFFSET
     if kind == KIND_BALANCER:
         w[W_WORST] = params[0]
         w[W_TRACK] = params[1]
@@ -1017,20 +1043,20 @@ def determinize(g, t, p: int, seed: np.uint64) -> None:
     _sort_shuffle(g, g.a_deck, g.a_deck_n, stream)
     n = g.cdeck_n
     if n > 0:
+        seen = np.zeros(N_STANDARD, dtype=np.bool_)
+        for i in range(5):
+            if 0 <= g.offer[i] < N_STANDARD:
+                seen[g.offer[i]] = True
+        for i in range(t.n_strats):
+            c = t.st[i, ST_COUNCIL]
+            if 0 <= c < N_STANDARD and not seen[c]:
+                for q in range(g.n_players):
+                    if g.strat[q, i] != 0:
+                        seen[c] = True
         pool = np.empty(N_STANDARD, dtype=np.int32)
         k = 0
         for c in range(N_STANDARD):
-            seen = False
-            for i in range(5):
-                if g.offer[i] == c:
-                    seen = True
-            if not seen:
-                for i in range(t.n_strats):
-                    if t.st[i, ST_COUNCIL] == c:
-                        for q in range(g.n_players):
-                            if g.strat[q, i] != 0:
-                                seen = True
-            if not seen:
+            if not seen[c]:
                 pool[k] = c
                 k += 1
         for i in range(k - 1, 0, -1):
@@ -1173,12 +1199,20 @@ def pick_best(s, legal, n_legal: int, scores, base_v: float, pass_below: float) 
 
 @njit(cache=True)
 def heuristic_action(kind: int, params, s_arr, legal, n_legal: int, t, w, scores, base, work, work2, legal2, ctx,
-                     bctx, log) -> int:
-    """The action of a one-ply heuristic (track_balancer, producer, voter) in any phase."""
+                     bctx, log, fs, chosen) -> int:
+    """The action of a one-ply heuristic (track_balancer, producer, voter) in any phase: in the real-time
+    phase only the best non-move actions by ``fast_score`` are played out (``score_actions_fast``), in the
+    other phases (pending decisions, council, trim, step 5, start, re-placement: a few a round) every one
+    (``score_actions``); the ``_v1`` kinds play every action out everywhere."""
     if n_legal == 1:
         return legal[0]
     heuristic_weights(kind, params, w)
-    base_v = score_actions(s_arr, t, legal, n_legal, w, scores, base, work, work2, legal2, ctx, bctx, log, True)
+    if kind >= KIND_BALANCER_V1 or s_arr[0].phase != PH_REAL:
+        base_v = score_actions(s_arr, t, legal, n_legal, w, scores, base, work, work2, legal2, ctx, bctx, log,
+                               True)
+    else:
+        base_v = score_actions_fast(s_arr, t, legal, n_legal, w, scores, base, work, legal2, ctx, bctx, log, fs,
+                                    chosen, LOOKAHEAD)
     return pick_best(s_arr[0], legal, n_legal, scores, base_v, w[W_PASS])
 
 
@@ -1338,6 +1372,77 @@ def fast_action(g, t, legal, n_legal: int, w, ctx) -> int:
     return legal[best]
 
 
+@njit(cache=True)
+def settle_fast(g_arr, t, p: int, w, ctx, legal2, log) -> None:
+    """Resolve with the fast policy (``fast_action``) the decisions of seat p that follow at once in the copy
+    (the pending stack, the solo re-placement after a lift)."""
+    g = g_arr[0]
+    for _ in range(24):
+        if g.over or g.actor != p or (g.phase != PH_PENDING and g.phase != PH_REPLACE):
+            return
+        n = legal_actions(g, t, legal2)
+        if n == 0:
+            return
+        apply_action(g, t, fast_action(g, t, legal2, n, w, ctx), log)
+
+
+@njit(cache=True)
+def score_actions_fast(s_arr, t, legal, n_legal: int, w, scores, base, work, legal2, ctx, bctx, log, fs, chosen,
+                       look: int) -> float:
+    """Score the legal actions of the seat to act like ``score_actions``, at a fraction of its cost: moves
+    and the pass exactly (a move changes only the workers' potentials), every other action first by the
+    static scorer ``fast_score``; only the ``look`` best of those by it (every one at council, where the
+    card changes the position most) are played out on a determinized copy with the seat's follow-up
+    decisions settled by the fast policy and evaluated; the others score ``NEG`` (never chosen). ``fs`` and
+    ``chosen`` are scratch (n_legal entries each). Returns the value of the position as it is (what a pass
+    keeps)."""
+    s = s_arr[0]
+    p = s.actor
+    prepare(s, t, p, w, bctx)
+    base_pot = potentials(s, t, p, bctx, w)
+    base_v = static_value(s, t, p, w, bctx) + base_pot
+    fs[:n_legal] = NEG  # fast_score of the actions to play out, NEG for the others
+    n_other = 0
+    for i in range(n_legal):
+        a = legal[i]
+        if a == A_PASS:
+            scores[i] = base_v
+        elif _is_move(a):
+            scores[i] = _move_score(s, t, p, a, base_v, base_pot, bctx, w)
+        else:
+            scores[i] = NEG
+            fs[i] = fast_score(s, t, p, a, base_pot, bctx, w)
+            n_other += 1
+    if n_other == 0:
+        return base_v
+    if s.phase == PH_COUNCIL or look > n_other:
+        look = n_other
+    nc = 0  # chosen[:nc]: the ``look`` best by fast_score, the first of equals
+    for _ in range(look):
+        best = -1
+        best_v = NEG
+        for i in range(n_legal):
+            if fs[i] > best_v:
+                best_v = fs[i]
+                best = i
+        if best < 0:
+            break
+        chosen[nc] = best
+        nc += 1
+        fs[best] = NEG
+    base[0] = s_arr[0]
+    b = base[0]
+    determinize(b, t, p, next_u64(s, STREAM_SEAT0 + p))
+    for j in range(nc):
+        i = chosen[j]
+        a = legal[i]
+        work[0] = base[0]
+        apply_action(work[0], t, a, log)
+        settle_fast(work, t, p, w, ctx, legal2, log)
+        scores[i] = evaluate(work[0], t, p, w, ctx) - _trigger_penalty(b, t, a, w)
+    return base_v
+
+
 # ---------------------------------------------------------------- search
 
 
@@ -1432,16 +1537,23 @@ def choose_action(kind: int, params, s_arr, legal, n_legal: int, tables) -> int:
     if kind == KIND_RANDOM:
         return random_action(params, s_arr, legal, n_legal)
     t = tables[0]
-    base = np.empty(1, dtype=STATE_DTYPE)
-    work = np.empty(1, dtype=STATE_DTYPE)
-    work2 = np.empty(1, dtype=STATE_DTYPE)
-    legal2 = np.empty(MAX_ACTIONS, dtype=np.int64)
+    # one allocation per kind of scratch (a decision takes a few microseconds: allocations count)
+    copies = np.empty(3, dtype=STATE_DTYPE)
+    base = copies[0:1]
+    work = copies[1:2]
+    work2 = copies[2:]
+    m = max(n_legal, 2)
+    ibuf = np.empty(MAX_ACTIONS + m, dtype=np.int64)
+    legal2 = ibuf[:MAX_ACTIONS]
+    chosen = ibuf[MAX_ACTIONS:]
+    fbuf = np.empty(N_W + 2 * N_CTX + 2 * m)
+    w = fbuf[:N_W]
+    ctx = fbuf[N_W:N_W + N_CTX]
+    bctx = fbuf[N_W + N_CTX:N_W + 2 * N_CTX]
+    scores = fbuf[N_W + 2 * N_CTX:N_W + 2 * N_CTX + m]
+    fs = fbuf[N_W + 2 * N_CTX + m:]
     log = new_log(0)
-    scores = np.empty(max(n_legal, 2))
-    w = np.empty(N_W)
-    ctx = np.empty(N_CTX)
-    bctx = np.empty(N_CTX)
     if kind == KIND_SEARCH:
         return search_action(params, s_arr, legal, n_legal, t, w, scores, base, work, work2, legal2, ctx, bctx, log)
     return heuristic_action(kind, params, s_arr, legal, n_legal, t, w, scores, base, work, work2, legal2, ctx, bctx,
-                            log)
+                            log, fs, chosen)
