@@ -33,6 +33,7 @@ from simlab.core.dataedits import cell_text
 from simlab.core.errors import SimlabError
 from simlab.runner.folders import DEFAULT_ROOT, default_folder, latest_folder
 from simlab.runner.lock import RunLock
+from simlab.runner.run import PLAIN_PROGRESS_EVERY
 from simlab.runner.spec import ExperimentSpec
 from simlab.runner.store import versions
 from simlab.tune.confirm import confirm_objective, run_confirmation, search_seeds_overlap
@@ -189,9 +190,11 @@ def _empty(path: Path) -> None:
 
 
 def _progress(console: Console | None, show: bool) -> Progress:
+    """A live bar on a terminal; disabled when the output is not one (plain lines are printed instead)."""
+    plain = show and console is not None and not console.is_terminal
     return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                     TextColumn("best {task.fields[best]}"), TimeElapsedColumn(), TimeRemainingColumn(),
-                    console=console, disable=not show, transient=False)
+                    console=console, disable=not show or plain, transient=False)
 
 
 def _run_locked(spec: ExperimentSpec, tune: TuneSpec, path: Path, manifest: dict[str, Any],
@@ -239,10 +242,19 @@ def _search(spec: ExperimentSpec, tune: TuneSpec, path: Path, console: Console |
     progress = _progress(console, show)
     with progress, Evaluator(spec.backend, spec.workers, spec.scheduler) as evaluator:
         bar = progress.add_task(escape(f"tune {spec.name}"), total=tune.trials, best="-")
+        plain = show and console is not None and not console.is_terminal
+        started = time.perf_counter()
+        last_line = [started - PLAIN_PROGRESS_EVERY]
 
         def update(state: SearchState) -> None:
             best = "-" if state.best_value is None else f"{state.best_value:.4f} (trial {state.best_trial})"
             progress.update(bar, completed=state.trials, best=best)
+            now = time.perf_counter()
+            if plain and console is not None and (now - last_line[0] >= PLAIN_PROGRESS_EVERY
+                                                  or state.trials >= tune.trials):
+                last_line[0] = now
+                console.print(f"tune {spec.name}: {state.trials}/{tune.trials} trials, best {best}, "
+                              f"{now - started:.0f} s", markup=False, highlight=False, soft_wrap=True)
 
         search = Search(spec, tune, path, evaluator, on_trial=update)
         update(totals(search.study))

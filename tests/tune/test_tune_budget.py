@@ -202,3 +202,21 @@ def test_dashboard_command_finds_the_console_script_on_the_path(tmp_path, monkey
     monkeypatch.setenv("PATH", str(tmp_path / "nothing"))
     monkeypatch.setattr("sys.executable", str(tmp_path / "nothing" / "python"))
     assert tune_run.dashboard_command("sqlite:///x.db") is None
+
+
+def test_a_tune_prints_plain_progress_lines_when_the_output_is_not_a_terminal(fast_root):
+    """Issue 23: in CI or a log file a tune prints plain lines (trials done, best so far), not a live bar."""
+    import io
+
+    from rich.console import Console
+    from tune_helpers import fresh
+
+    folder = fresh(fast_root, "plain_progress")
+    spec_file = write_spec(folder, "tune_plain", DECOY_SPEC)
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=False, width=200)
+    run_tune(load_spec(spec_file), folder / "tune", console=console, show_progress=True)
+    lines = [line for line in out.getvalue().splitlines() if line.startswith("tune ") and " trials, best " in line]
+    assert lines, out.getvalue()
+    assert "trials, best" in lines[-1]
+    assert "\r" not in out.getvalue() and "\x1b[" not in out.getvalue()
