@@ -164,7 +164,7 @@ def test_play_python_player_file(tmp_path):
     assert res.exit_code == 0, res.output
     assert "=== Final ===" in res.output
     events = read_trace(trace)
-    assert events[0]["players"] == [f"{path}:Cls", "greedy", f"{path}:Cls(last=True)"]
+    assert events[0]["players"] == ["Cls", "greedy", "Cls(last=True)"]  # a file player is named by its class (issue 23)
     assert sum(e["event"] == "take" and e["seat"] == 0 for e in events) == 12
 
 

@@ -438,13 +438,14 @@ def test_smartphone_confirmation_needs_a_second_answer_and_b_goes_back():
 
 
 def test_smartphone_board_shows_buyers_grid_labels_and_effects_in_words():
+    """The map lists each buyer by its buyers.csv position (from 0, as specs take it; issue 23)."""
     obs, _ = next(iter(_smartphone_positions({"arrange"}, seeds=[1], limit=1)))
     board = obs.render()
     for b in obs.buyers():
         region = next(r for r in obs.regions() if r.id == b.region)
         if region.retailer is None:
             what = f"red<={b.cap}" if b.kind == "red" else f"purple {b.technology}"
-            assert f"{b.index + 1}:{what} [--]" in board
+            assert f"{b.index}:{what} [--]" in board
     assert "GPS_DOUBLE_GOODS_SYMBOL" not in board and "each goods symbol makes 2 goods" in board
     sub = obs.menu()[0][1]
     assert re.search(r"row\\col +0 +1 +2", sub[0][0])

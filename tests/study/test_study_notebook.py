@@ -82,10 +82,12 @@ def test_simlab_report_on_the_quickstart_spec(tmp_path, monkeypatch):
     spec = ROOT / "experiments" / "smartphone_quickstart.toml"
     result = CliRunner().invoke(app, ["report", str(spec), "-q", "--workers", "2"])
     assert result.exit_code == 0, result.output
-    page = (tmp_path / "reports" / "smartphone_quickstart" / "index.html").read_text()
-    assert page.count('id="simlab-summary"') == 1 and "Headline findings" in page
-    for section in SECTIONS:
-        assert section in page
     run_dir = next((tmp_path / "results" / "smartphone_quickstart").iterdir())
+    assert not (tmp_path / "reports").exists()  # simlab report writes into the run's folder, never reports/
+    page = (run_dir / "report" / "index.html").read_text()
+    assert page.count('id="simlab-summary"') == 1 and "Headline findings" in page
+    for section in SECTIONS[:-1]:
+        assert section in page
+    assert "Data variants" not in page  # the quick-start has none: the section is left out (issue 23)
     manifest = json.loads((run_dir / "manifest.json").read_text())
     assert manifest["game"] == "smartphone" and manifest["data"]["base"]["data_hash"]

@@ -59,6 +59,7 @@ class PendulumGame(CompiledGame):
     bench_mixes = (
         ("producer",), ("random",), ("track_balancer",), ("voter",),
         ("producer", "voter", "track_balancer"), ("producer",) * 5, ("search",),
+        ("producer_v1",), ("track_balancer_v1",), ("voter_v1",),  # before issue 24: their speed beside the new
     )
     ladder_players = ("random", "voter", "track_balancer", "producer", "search")
     report_notebook = "pendulum_automa_levels.ipynb"
