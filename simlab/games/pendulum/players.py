@@ -1208,11 +1208,13 @@ def heuristic_action(kind: int, params, s_arr, legal, n_legal: int, t, w, scores
         return legal[0]
     heuristic_weights(kind, params, w)
     if kind >= KIND_BALANCER_V1 or s_arr[0].phase != PH_REAL:
+        # np.bool_ / np.int64: typed as plain bool / int64, not as literals, so the batch loop and a call from
+        # Python (the tests) share one compiled version of these two large kernels instead of compiling each twice
         base_v = score_actions(s_arr, t, legal, n_legal, w, scores, base, work, work2, legal2, ctx, bctx, log,
-                               True)
+                               np.bool_(True))
     else:
         base_v = score_actions_fast(s_arr, t, legal, n_legal, w, scores, base, work, legal2, ctx, bctx, log, fs,
-                                    chosen, LOOKAHEAD)
+                                    chosen, np.int64(LOOKAHEAD))
     return pick_best(s_arr[0], legal, n_legal, scores, base_v, w[W_PASS])
 
 
@@ -1473,7 +1475,8 @@ def search_action(params, s_arr, legal, n_legal: int, t, w, scores, base, work, 
     if base_kind < KIND_BALANCER or base_kind > KIND_VOTER:
         base_kind = KIND_BALANCER
     heuristic_weights(base_kind, DEFAULT_PARAMS[base_kind], w)
-    base_v = score_actions(s_arr, t, legal, n_legal, w, scores, base, work, work2, legal2, ctx, bctx, log, True)
+    base_v = score_actions(s_arr, t, legal, n_legal, w, scores, base, work, work2, legal2, ctx, bctx, log,
+                           np.bool_(True))
     pass_below = w[W_PASS]
     ph = s.phase
     if ph != PH_REAL and ph != PH_COUNCIL:
