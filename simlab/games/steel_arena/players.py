@@ -930,6 +930,20 @@ def owner_action(s, legal, n_legal: int, tiles, pool) -> int:
     return legal[0]
 
 
+@njit(cache=True, inline="always")
+def _keep_best(s, p: int, v: float, candidate: int, best: int, best_v: float, n_best: int) -> tuple[int, float, int]:
+    """One step of an argmax with random tie-breaks: ``(best, best_v, n_best)`` after scoring ``candidate`` at
+    ``v``. A tie (within 1e-9) replaces the best with probability 1/n_best, drawn from the seat's own stream,
+    so every tied candidate is equally likely to be chosen."""
+    if v > best_v + 1e-9:
+        return candidate, v, 1
+    if v > best_v - 1e-9:
+        n_best += 1
+        if below(next_u64(s, STREAM_SEAT0 + p), n_best) == 0:
+            return candidate, best_v, n_best
+    return best, best_v, n_best
+
+
 @njit(cache=True)
 def place_action(s, w, legal, n_legal: int, tiles, pool, robots, cells, nbr, opts) -> int:
     """Placement: near the centre facing inwards, towards (or, with W_ADJ, away from) placed enemies,
@@ -989,14 +1003,7 @@ def place_action(s, w, legal, n_legal: int, tiles, pool, robots, cells, nbr, opt
                     break
                 b = nbr[b, f]
                 k += 1
-        if v > best_v + 1e-9:
-            best_v = v
-            best = a
-            n_best = 1
-        elif v > best_v - 1e-9:
-            n_best += 1
-            if below(next_u64(s, STREAM_SEAT0 + p), n_best) == 0:
-                best = a
+        best, best_v, n_best = _keep_best(s, p, v, a, best, best_v, n_best)
     return best
 
 
@@ -1069,14 +1076,7 @@ def score_actions(w, s_arr, legal, n_legal: int, tiles, pool, robots, setup_tab,
         if legal[i] == A_COOL and cool_pass:
             v -= w[W_PASS]  # cooling nothing: a wasted turn
         scores[i] = v
-        if v > best_v + 1e-9:
-            best_v = v
-            best = i
-            n_best = 1
-        elif v > best_v - 1e-9:
-            n_best += 1
-            if below(next_u64(s, STREAM_SEAT0 + p), n_best) == 0:
-                best = i
+        best, best_v, n_best = _keep_best(s, p, v, i, best, best_v, n_best)
     return best
 
 
@@ -1118,14 +1118,7 @@ def score_activations(w, s_arr, legal, n_legal: int, tiles, pool, robots, setup_
         if a == A_COOL and cool_pass:
             v -= w[W_PASS]  # cooling nothing: a wasted turn
         scores[i] = v
-        if v > best_v + 1e-9:
-            best_v = v
-            best = i
-            n_best = 1
-        elif v > best_v - 1e-9:
-            n_best += 1
-            if below(next_u64(s, STREAM_SEAT0 + p), n_best) == 0:
-                best = i
+        best, best_v, n_best = _keep_best(s, p, v, i, best, best_v, n_best)
     return best
 
 
