@@ -156,22 +156,28 @@ def rename_in_run(src: Path, dst: Path, players: dict[str, str] | None = None,
     return dst
 
 
-def live_markup(notebook: Path) -> list[str]:
-    """The live markup in an executed notebook's outputs: Markdown outputs rendered (markdown-it, raw HTML
-    passed through as a page would) and HTML outputs as they are; what a name made inert never shows."""
+def live_markup_in(outputs: list[dict]) -> list[str]:
+    """The live markup in executed cells' outputs: Markdown rendered by markdown-it (raw HTML passed through,
+    as a page would) and HTML as it is, searched for ``<script``, ``<img src=x`` and ``javascript:`` links;
+    what a name made inert never shows."""
     import re
 
     from markdown_it import MarkdownIt
 
     md = MarkdownIt("commonmark").enable("table")
     found = []
-    for cell in json.loads(Path(notebook).read_text())["cells"]:
-        for output in cell.get("outputs", []):
-            data = output.get("data", {})
-            texts = [md.render("".join(data["text/markdown"]))] if "text/markdown" in data else []
-            if "text/html" in data:
-                texts.append("".join(data["text/html"]))
-            for text in texts:
-                for pattern in (r"<script", r"<img src=x", r"href=\"javascript:", r"<a href=\"javascript"):
-                    found += [m.group(0) for m in re.finditer(pattern, text, re.IGNORECASE)]
+    for output in outputs:
+        data = output.get("data", {})
+        texts = [md.render("".join(data["text/markdown"]))] if "text/markdown" in data else []
+        if "text/html" in data:
+            texts.append("".join(data["text/html"]))
+        for text in texts:
+            for pattern in (r"<script", r"<img src=x", r"""<a\s[^>]*href=["']?javascript:"""):
+                found += [text[max(0, m.start() - 60): m.end() + 60] for m in re.finditer(pattern, text, re.I)]
     return found
+
+
+def live_markup(notebook: Path) -> list[str]:
+    """:func:`live_markup_in` over every output of an executed notebook file."""
+    cells = json.loads(Path(notebook).read_text())["cells"]
+    return live_markup_in([output for cell in cells for output in cell.get("outputs", [])])

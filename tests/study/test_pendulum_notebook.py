@@ -11,9 +11,9 @@ empty section is shown.
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
+from study_helpers import live_markup_in
 
 from simlab.analysis.headlines import read_findings
 from simlab.report.build import NOTEBOOKS
@@ -39,23 +39,6 @@ class P(Player):
 '''
 
 
-def live_markup(outputs_of: list[dict]) -> list[str]:
-    """The live markup in executed cells' outputs: Markdown rendered by markdown-it (raw HTML allowed, as
-    Jupyter does) and HTML as it is, searched for ``<script``, ``<img src=x`` and ``javascript:`` links."""
-    import markdown_it
-
-    md = markdown_it.MarkdownIt()
-    found = []
-    for out in outputs_of:
-        data = out.get("data", {})
-        pages = [md.render("".join(data["text/markdown"]))] if "text/markdown" in data else []
-        pages += ["".join(data["text/html"])] if "text/html" in data else []
-        for page in pages:
-            for pattern in (r"<script", r"<img src=x", r"""<a\s[^>]*href=["']?javascript:"""):
-                found += [page[max(0, m.start() - 60): m.end() + 60] for m in re.finditer(pattern, page)]
-    return found
-
-
 def test_hostile_names_stay_text_and_the_page_opens_with_a_takeaway(tmp_path):
     import papermill
 
@@ -70,7 +53,7 @@ def test_hostile_names_stay_text_and_the_page_opens_with_a_takeaway(tmp_path):
                                parameters={"run_dir": str(run), "report_dir": str(out)}, cwd=str(tmp_path))
     page = json.loads((tmp_path / "out.ipynb").read_text())
     outputs = [o for c in page["cells"] for o in c.get("outputs", [])]
-    assert live_markup(outputs) == []
+    assert live_markup_in(outputs) == []
     text = json.dumps(outputs)
     assert "&lt;script&gt;alert(3)" in text or "\\\\<script\\\\>" in text  # the names are shown, as text
     # the page opens with at most three takeaway sentences and five headlines; the rest stay in the notebook

@@ -18,6 +18,7 @@ import json
 from pathlib import Path
 
 import pytest
+from study_helpers import live_markup_in
 
 from simlab.analysis.headlines import read_findings
 from simlab.report.build import NOTEBOOKS
@@ -66,27 +67,10 @@ def test_notebook_on_a_small_run_with_modules_teams_and_a_replication(tmp_path):
     assert "G3-A-RELSOTRON</td>" in outputs and "G2-T-VODA</td>" not in outputs  # a row only when tested
     assert "Team 0 = seats 0 and 2, team 1 = seats 1 and 3" in outputs
     # the hostile variant names are shown as text, never run or rendered as markup
-    assert live_markup([o for c in page["cells"] for o in c.get("outputs", [])]) == []
+    assert live_markup_in([o for c in page["cells"] for o in c.get("outputs", [])]) == []
     assert "&lt;script&gt;alert(3)" in outputs
     shown = "".join("".join(c["source"]) for c in page["cells"]
                     if not {"remove-cell", "parameters"} & set(c["metadata"].get("tags", [])))
     assert "Parameters: `run_dir`" not in shown and "No team games" not in outputs
 
 
-def live_markup(outputs: list[dict]) -> list[str]:
-    """Live markup in executed outputs: Markdown rendered by markdown-it (raw HTML allowed, as Jupyter does) and
-    HTML as it is, searched for ``<script``, ``<img src=x`` and ``javascript:`` links."""
-    import re
-
-    import markdown_it
-
-    md = markdown_it.MarkdownIt()
-    found = []
-    for out in outputs:
-        data = out.get("data", {})
-        pages = [md.render("".join(data["text/markdown"]))] if "text/markdown" in data else []
-        pages += ["".join(data["text/html"])] if "text/html" in data else []
-        for page in pages:
-            for pattern in (r"<script", r"<img src=x", r"""<a\s[^>]*href=["']?javascript:"""):
-                found += [page[max(0, m.start() - 60): m.end() + 60] for m in re.finditer(pattern, page)]
-    return found
