@@ -94,6 +94,7 @@ from simlab.games.steel_arena.data import (
 from simlab.games.steel_arena.hexgrid import DIRECTIONS, arc_covers
 from simlab.games.steel_arena.rules import activate, apply_action, cool_all, legal_actions, new_log
 from simlab.games.steel_arena.state import (
+    MAX_PLAYERS,
     MAX_TILES,
     N_STREAMS,
     PH_ACTIVE,
@@ -254,6 +255,10 @@ VW_BASE, VW_DAMAGE, VW_STEP, VW_ARMOUR, VW_SPEED, VW_AUTOCOOL, VW_ONESHOT, VW_CE
 (W_DMG, W_HEAT, W_SELF, W_MOD, W_TOKEN, W_APPROACH, W_AIM, W_MINRANGE, W_EXPOSE, W_ADJ, W_COVER, W_TILE,
  W_CONT, W_FACE, W_CENTRE, W_START_MODULE, W_TURN_TO, W_OPEN, W_PASS) = range(19)
 N_W = 19
+# the rest of ``w`` is per-decision scratch (``weights_size``): the armour each robot puts against a hit
+# from each relative sector (reset by every ``evaluate``), then each design's module value
+ARM0 = N_W
+MV0 = ARM0 + MAX_PLAYERS * 6
 WIN_SCORE = 100.0  # a won (lost) game in the evaluation
 END_SCORE = 30.0  # a game the projected trophies end at once
 STALL_TURNS = 40  # after this many turns per seat the heuristics stop fighting and collect (games end)
@@ -320,15 +325,15 @@ def module_value(tiles, d: int) -> float:
 @njit(cache=True)
 def _module_sum(s, q: int, tiles, pool, w) -> tuple[float, float]:
     """Sum and minimum of the module values of robot q (each design's value computed once per
-    decision: ``w[N_W + d]``, -1 until then, see ``heuristic_weights``)."""
+    decision: ``w[MV0 + d]``, -1 until then, see ``heuristic_weights``)."""
     total = 0.0
     lo = 1e9
     for m in range(s.n_mods[q]):
         d = pool[s.mods[q, m]]
-        v = w[N_W + d]
+        v = w[MV0 + d]
         if v < 0.0:
             v = module_value(tiles, d)
-            w[N_W + d] = v
+            w[MV0 + d] = v
         total += v
         if v < lo:
             lo = v
@@ -373,9 +378,9 @@ def _armour(s, q: int, rel: int, tiles, pool, robots, opts) -> int:
     defence, the central module's armour, cover)."""
     a = 0
     for m in range(s.n_mods[q]):
-        d = pool[s.mods[q, m]]
-        if tiles[d, T_TYPE] != TY_DEFENCE:
+        if s.mod_type[q, m] != TY_DEFENCE:
             continue
+        d = pool[s.mods[q, m]]
         if tiles[d, T_NEEDS_ACTIVATION]:
             if s.heat[q, m] == 0 and arc_covers(tiles[d, T_ARMOUR_ARC], rel):
                 a += tiles[d, T_ARMOUR_VALUE]
@@ -391,12 +396,21 @@ def _armour(s, q: int, rel: int, tiles, pool, robots, opts) -> int:
     return a
 
 
-@njit(cache=True)
-def _hit_value(s, q: int, travel: int, dmg: int, heat: int, heat_w: float, tiles, pool, robots, opts) -> float:
-    """Expected modules lost (plus heat_w per heat unit) by robot q hit by (dmg, heat) travelling along
-    ``travel``: armour comes off the damage first, then the heat."""
-    rel = (travel + 3 - s.facing[q]) % 6
-    a = _armour(s, i64(q), i64(rel), tiles, pool, robots, opts)
+@njit(cache=True, inline="always")
+def _armour_seen(s, q: int, rel: int, tiles, pool, robots, opts, w) -> int:
+    """``_armour``, computed once per position: ``w[ARM0 + 6 q + rel]`` (-1 until then, reset by ``evaluate``)."""
+    i = ARM0 + 6 * q + rel
+    a = w[i]
+    if a < 0.0:
+        a = float(_armour(s, i64(q), i64(rel), tiles, pool, robots, opts))
+        w[i] = a
+    return int(a)
+
+
+@njit(cache=True, inline="always")
+def _hit(a: int, dmg: int, heat: int, heat_w: float) -> float:
+    """Modules lost (plus heat_w per heat unit) by a robot with armour ``a`` hit by (dmg, heat): armour
+    comes off the damage first, then the heat."""
     d = dmg - a
     rest = 0
     if d < 0:
@@ -409,52 +423,14 @@ def _hit_value(s, q: int, travel: int, dmg: int, heat: int, heat_w: float, tiles
 
 
 @njit(cache=True)
-def _attack_reach(s, p: int, only: int, dl: int, dmg: int, heat: int, min_range: int, heat_w: float,
-                  tiles, pool, robots, nbr, opts) -> float:
-    """Value of an attack (delivery dl, damage, heat) robot p could make from where it stands:
-    the best single target among its enemies (``only`` >= 0: that robot only), the sum for beams
-    and sweeps. Targets closer than ``min_range`` do not count."""
-    c0 = s.cell[p]
-    f = s.facing[p]
-    if dl == DL_SWEEP:
-        if min_range > 1:
-            return 0.0
-        total = 0.0
-        for k in range(3):
-            dirn = (f + (0, 1, 5)[k]) % 6
-            c = nbr[c0, dirn]
-            if c < 0:
-                continue
-            q = _robot_at(s, c)
-            if q >= 0 and _is_enemy(s, p, q) and (only < 0 or q == only):
-                total += _hit_value(s, i64(q), i64(dirn), i64(dmg), i64(heat), heat_w, tiles, pool, robots, opts)
-        return total
-    c = nbr[c0, f]
-    k = 1
-    best = 0.0
-    total = 0.0
-    while c >= 0:
-        q = _robot_at(s, c)
-        if q >= 0 and k >= min_range and _is_enemy(s, p, q) and (only < 0 or q == only):
-            v = _hit_value(s, i64(q), i64(f), i64(dmg), i64(heat), heat_w, tiles, pool, robots, opts)
-            total += v
-            if v > best:
-                best = v
-        if dl == DL_MELEE:
-            break
-        if dl == DL_DIRECT and (q >= 0 or _interferes(s, c, tiles, pool)):
-            break
-        c = nbr[c, f]
-        k += 1
-    return total if dl == DL_BEAM else best
-
-
-@njit(cache=True)
 def _best_ready_attack(s, p: int, only: int, min_range: int, heat_w: float, tiles, pool, robots, cells, nbr,
-                       opts) -> float:
-    """The best value among robot p's token-free attacks (modules and the central module)."""
+                       opts, w) -> float:
+    """The best value among robot p's token-free attacks (modules and the central module) from where it
+    stands: an attack is worth its best single target among p's enemies (``only`` >= 0: that robot only),
+    the sum for beams and sweeps; targets closer than ``min_range`` do not count. Direct fire stops at the
+    first robot or interfering terrain, melee reaches the cell ahead, arcs and beams the whole line."""
     # most positions have no target in reach: check the enemies' cells against the ray (and the
-    # sweep's side cells) before walking the line for each attack
+    # sweep's side cells) before walking the line
     c0 = s.cell[p]
     f = s.facing[p]
     found = False
@@ -473,18 +449,99 @@ def _best_ready_attack(s, p: int, only: int, min_range: int, heat_w: float, tile
                     found = True
     if not found:
         return 0.0
+    # the targets, walked once: the armour each puts against this robot's hits (-1: no target there).
+    # Along the line, in order: up to three targets (arc, beam), the one direct fire reaches, the one ahead
+    ray0 = -1
+    ray1 = -1
+    ray2 = -1
+    n_ray = 0
+    direct = -1
+    melee = -1
+    blocked = False
+    c = nbr[c0, f]
+    k = 1
+    while c >= 0:
+        q = _robot_at(s, c)
+        if q >= 0 and k >= min_range and _is_enemy(s, p, q) and (only < 0 or q == only):
+            a = _armour_seen(s, q, (f + 3 - s.facing[q]) % 6, tiles, pool, robots, opts, w)
+            if n_ray == 0:
+                ray0 = a
+            elif n_ray == 1:
+                ray1 = a
+            else:
+                ray2 = a
+            n_ray += 1
+            if not blocked:
+                direct = a
+            if k == 1:
+                melee = a
+        if q >= 0 or _interferes(s, c, tiles, pool):
+            blocked = True
+        c = nbr[c, f]
+        k += 1
+    # the sweep's three cells (front, then the two front sides)
+    sw0 = -1
+    sw1 = -1
+    sw2 = -1
+    if min_range <= 1:
+        for j in range(3):
+            dirn = (f + (0, 1, 5)[j]) % 6
+            c = nbr[c0, dirn]
+            if c < 0:
+                continue
+            q = _robot_at(s, c)
+            if q >= 0 and _is_enemy(s, p, q) and (only < 0 or q == only):
+                a = _armour_seen(s, q, (dirn + 3 - s.facing[q]) % 6, tiles, pool, robots, opts, w)
+                if j == 0:
+                    sw0 = a
+                elif j == 1:
+                    sw1 = a
+                else:
+                    sw2 = a
     best = 0.0
-    if s.central_heat[p] == 0:
-        side = s.side[p]
-        best = _attack_reach(s, i64(p), i64(only), i64(robots[p, side, R_DELIVERY]), i64(robots[p, side, R_DAMAGE]),
-                             i64(0), i64(min_range),
-                             heat_w, tiles, pool, robots, nbr, opts)
-    for m in range(s.n_mods[p]):
-        if s.heat[p, m] or s.mod_type[p, m] != TY_ATTACK:
-            continue
-        d = pool[s.mods[p, m]]
-        v = _attack_reach(s, i64(p), i64(only), i64(tiles[d, T_DELIVERY]), i64(tiles[d, T_DAMAGE] + tiles[d, T_SPLASH]),
-                          i64(tiles[d, T_HEAT]), i64(min_range), heat_w, tiles, pool, robots, nbr, opts)
+    for m in range(-1, s.n_mods[p]):
+        if m < 0:  # the central module
+            if s.central_heat[p]:
+                continue
+            side = s.side[p]
+            dl = robots[p, side, R_DELIVERY]
+            dmg = robots[p, side, R_DAMAGE]
+            heat = 0
+        else:
+            if s.heat[p, m] or s.mod_type[p, m] != TY_ATTACK:
+                continue
+            d = pool[s.mods[p, m]]
+            dl = tiles[d, T_DELIVERY]
+            dmg = tiles[d, T_DAMAGE] + tiles[d, T_SPLASH]
+            heat = tiles[d, T_HEAT]
+        v = 0.0
+        if dl == DL_SWEEP:
+            if sw0 >= 0:
+                v += _hit(sw0, dmg, heat, heat_w)
+            if sw1 >= 0:
+                v += _hit(sw1, dmg, heat, heat_w)
+            if sw2 >= 0:
+                v += _hit(sw2, dmg, heat, heat_w)
+        elif dl == DL_MELEE:
+            if melee >= 0:
+                v = _hit(melee, dmg, heat, heat_w)
+        elif dl == DL_DIRECT:
+            if direct >= 0:
+                v = _hit(direct, dmg, heat, heat_w)
+        elif dl == DL_BEAM:
+            if ray0 >= 0:
+                v += _hit(ray0, dmg, heat, heat_w)
+            if ray1 >= 0:
+                v += _hit(ray1, dmg, heat, heat_w)
+            if ray2 >= 0:
+                v += _hit(ray2, dmg, heat, heat_w)
+        else:  # an arc: the best target on the line
+            if ray0 >= 0:
+                v = max(v, _hit(ray0, dmg, heat, heat_w))
+            if ray1 >= 0:
+                v = max(v, _hit(ray1, dmg, heat, heat_w))
+            if ray2 >= 0:
+                v = max(v, _hit(ray2, dmg, heat, heat_w))
         if v > best:
             best = v
     return best
@@ -512,7 +569,7 @@ def _team_trophies(s, p: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def _can_hurt(s, p: int, q: int, tiles, pool, robots, cells, opts) -> bool:
+def _can_hurt(s, p: int, q: int, tiles, pool, robots, cells, opts, w) -> bool:
     """Whether one of robot p's attacks (any, overheated or not) beats robot q's armour on q's side
     that faces p: otherwise fighting q from here is pointless for now."""
     dq = cells[s.cell[p], 0] - cells[s.cell[q], 0]
@@ -527,7 +584,7 @@ def _can_hurt(s, p: int, q: int, tiles, pool, robots, cells, opts) -> bool:
         if dot > best_dot:
             best_dot = dot
             d_best = d
-    lo = _armour(s, i64(q), i64((d_best - s.facing[q]) % 6), tiles, pool, robots, opts)
+    lo = _armour_seen(s, q, (d_best - s.facing[q]) % 6, tiles, pool, robots, opts, w)
     side = s.side[p]
     if robots[p, side, R_DAMAGE] > lo:
         return True
@@ -554,6 +611,8 @@ def evaluate(g, p: int, w, tiles, pool, robots, cells, nbr, opts, before_end: bo
     tile p stands on counts as the module it picks up at E1 (its value, and the tile the stack
     loses to refill the cell once the game drags on), not as a plain module.
     """
+    for i in range(ARM0, MV0):  # armour seen in this position (``_armour_seen``)
+        w[i] = -1.0
     mine, other = _team_trophies(g, p)
     if g.over:
         base = float(mine - other)
@@ -614,10 +673,10 @@ def evaluate(g, p: int, w, tiles, pool, robots, cells, nbr, opts, before_end: bo
         if dist == 1:
             n_adj += 1
         if w[W_EXPOSE] != 0.0:
-            expose += _best_ready_attack(g, i64(q), i64(p), i64(1), w[W_HEAT], tiles, pool, robots, cells, nbr, opts)
+            expose += _best_ready_attack(g, i64(q), i64(p), i64(1), w[W_HEAT], tiles, pool, robots, cells, nbr, opts, w)
     w_tile = w[W_TILE]
     if near_q >= 0 and (g.turn > STALL_TURNS * g.n_players
-                        or not _can_hurt(g, i64(p), i64(near_q), tiles, pool, robots, cells, opts)):
+                        or not _can_hurt(g, i64(p), i64(near_q), tiles, pool, robots, cells, opts, w)):
         # no attack of ours gets through its armour on the side facing us (or the game drags on):
         # go and collect instead, which also runs the generation-3 stack down to the game's end
         near_c = -1
@@ -628,8 +687,7 @@ def evaluate(g, p: int, w, tiles, pool, robots, cells, nbr, opts, before_end: bo
     v -= w[W_ADJ] * n_adj + w[W_EXPOSE] * expose
     if w[W_AIM] != 0.0:
         v += w[W_AIM] * _best_ready_attack(g, i64(p), i64(-1), i64(int(w[W_MINRANGE])), w[W_HEAT], tiles, pool,
-                                           robots, cells, nbr,
-                                           opts)
+                                           robots, cells, nbr, opts, w)
     inst = g.cell_tile[c0]
     if inst >= 0:
         if g.cell_type[c0] == TY_TERRAIN:
@@ -637,10 +695,10 @@ def evaluate(g, p: int, w, tiles, pool, robots, cells, nbr, opts, before_end: bo
                 v += w[W_COVER]
         elif before_end and own_turn:  # picked up at E1 (NOTES E1), the cell refilled from the stack
             d = pool[inst]
-            mv = w[N_W + d]
+            mv = w[MV0 + d]
             if mv < 0.0:
                 mv = module_value(tiles, d)
-                w[N_W + d] = mv
+                w[MV0 + d] = mv
             v += w[W_MOD] * mv
             if g.turn > STALL_TURNS * g.n_players and g.stack_n > 0:
                 v += STALL_PULL
@@ -692,14 +750,16 @@ def _facing_cos(cells, a: int, b: int, f: int) -> float:
 
 @njit(cache=True)
 def weights_size(tiles) -> int:
-    """Length of the weights array ``w``: N_W evaluation weights, then one module-value slot per design."""
-    return N_W + tiles.shape[0]
+    """Length of the weights array ``w``: N_W evaluation weights, the armour seen (6 sectors per robot),
+    then one module-value slot per design."""
+    return MV0 + tiles.shape[0]
 
 
 @njit(cache=True)
 def heuristic_weights(kind: int, params, w) -> None:
     """Fill the evaluation weights ``w[:N_W]`` of heuristic ``kind`` from its parameters; the rest of
-    ``w`` (one entry per tile design, ``weights_size``) caches module values and is reset to -1."""
+    ``w`` (the armour seen, then one entry per tile design, ``weights_size``) caches armour and module values
+    and is reset to -1."""
     for i in range(N_W):
         w[i] = 0.0
     for i in range(N_W, w.shape[0]):

@@ -274,7 +274,7 @@ def test_brawler_scores_the_pickup_before_the_end_phase(rules2):
     counts too. The end-phase view (``before_end`` false, brawler_v1 and the search) is unchanged."""
     from simlab.games.steel_arena.players import (
         KIND_BRAWLER,
-        N_W,
+        MV0,
         STALL_PULL,
         STALL_TURNS,
         TY_TERRAIN,
@@ -308,7 +308,7 @@ def test_brawler_scores_the_pickup_before_the_end_phase(rules2):
         heuristic_weights(KIND_BRAWLER, DEFAULT_PARAMS[KIND_BRAWLER], w)
         before = evaluate(s, p, w, tiles, pool, robots, cells, nbr, opts, True)
         after = evaluate(s, p, w, tiles, pool, robots, cells, nbr, opts, False)
-        assert w.shape[0] == N_W + tiles.shape[0]
+        assert w.shape[0] == MV0 + tiles.shape[0]
         return before - after
 
     assert gap() == pytest.approx(w[W_MOD] * (module_value(tiles, d) - 1.0))
