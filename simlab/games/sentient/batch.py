@@ -37,7 +37,8 @@ from simlab.games.sentient.columns import (
     T_TYPE,
     TAKES_PER_SEAT,
 )
-from simlab.games.sentient.players import KIND_GREEDY, NEEDS_LEGAL, SCRATCH, choose_action, greedy_action
+from simlab.games.sentient.dispatch import choose_action
+from simlab.games.sentient.players import KIND_GREEDY, NEEDS_LEGAL, SCRATCH, greedy_action
 from simlab.games.sentient.rules import N_ACTIONS, apply_action, investor_count, legal_actions, new_log, setup
 from simlab.games.sentient.state import N_ROUNDS, N_TYPES, STATE_DTYPE
 

@@ -14,7 +14,8 @@ from simlab.games.sentient import render, variants
 from simlab.games.sentient.batch import play_games, py_results
 from simlab.games.sentient.columns import GAME_COLUMNS, SEAT_COLUMNS, TAKE_COLUMNS, TAKES_PER_SEAT
 from simlab.games.sentient.data import TYPES, SentientData, load_data
-from simlab.games.sentient.players import BUILTIN_PLAYERS, py_choose
+from simlab.games.sentient.dispatch import py_choose
+from simlab.games.sentient.players import BUILTIN_PLAYERS
 from simlab.games.sentient.rules import (
     ACT_PASS,
     ACT_PASS_NO_SWEEP,
@@ -264,9 +265,9 @@ class SentientGame(CompiledGame):
     bench_mixes = (
         ("random",) * 4, ("greedy",) * 4, ("investor",) * 4, ("specialist",) * 4,
         ("greedy", "investor", "specialist", "random"), ("greedy",) * 2, ("greedy",) * 3,
-        ("mc", "greedy", "greedy", "greedy"),
+        ("mc", "greedy", "greedy", "greedy"), ("ismcts", "greedy", "greedy", "greedy"),
     )
-    ladder_players = ("random", "greedy", "investor", "specialist", "mc")
+    ladder_players = ("random", "greedy", "investor", "specialist", "mc", "ismcts")
     report_notebook = "sentient_strategies.ipynb"
     bool_columns = frozenset({"first_in_round1", "block_left", "block_right"})
     standard_columns = {"first_player": "first_in_round1", "turns": "turns",  # noqa: RUF012

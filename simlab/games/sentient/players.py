@@ -1,7 +1,7 @@
 """Sentient's built-in compiled players and their parameters.
 
 A compiled player is chosen by a kind number and a float64 parameter vector; the batch loop
-and the Python driver both call :func:`choose_action`, which dispatches on the kind:
+and the Python driver both call ``dispatch.choose_action``, which dispatches on the kind:
 
     choose_action(kind, params, s, legal, n_legal, cards, inv, opts) -> action
 
@@ -18,6 +18,7 @@ from simlab.core import kernels
 from simlab.core.game import BuiltinPlayer
 from simlab.core.kernels import bind, shuffle
 from simlab.core.rng import below, derive_key
+from simlab.core.search import search_player
 from simlab.games.sentient.data import CARD_LEFT, CARD_RIGHT, CARD_TYPE
 from simlab.games.sentient.rules import (
     ACT_PASS,
@@ -49,6 +50,7 @@ KIND_GREEDY = 1
 KIND_INVESTOR = 2
 KIND_SPECIALIST = 3
 KIND_MC = 4
+KIND_ISMCTS = 5
 N_PARAMS = 8
 
 
@@ -108,8 +110,16 @@ BUILTIN_PLAYERS: dict[str, BuiltinPlayer] = {
         },
         slow=True,
     ),
+    "ismcts": search_player(
+        "ismcts",
+        KIND_ISMCTS,
+        {"iterations": 300.0, "exploration": 0.5, "rollout_depth": -1.0, "prior_weight": 1.0, "widening": 2.0,
+         "rollout": 1.0},
+        "information-set MCTS (the shared compiled search): determinised descents of one tree, greedy rollouts",
+        {"rollout": "the player used for every seat in the rollouts (0 random, 1 greedy, 2 investor, 3 specialist)"},
+    ),
 }
-NEEDS_LEGAL = (KIND_RANDOM,)
+NEEDS_LEGAL = (KIND_RANDOM, KIND_ISMCTS)
 
 
 def _default_params() -> np.ndarray:
@@ -533,24 +543,3 @@ def _greedy_take_at(s, cards, col: int, slot: int) -> int:
                     best = w
                     action = encode_buy(col, slot, bl, br, 0)
     return action
-
-
-# ---------------------------------------------------------------- dispatch
-
-
-@njit(cache=True)
-def choose_action(kind: int, params, s_arr, legal, n_legal: int, cards, inv, opts, scores) -> int:
-    """The action of built-in player ``kind`` for the current seat of ``s_arr[0]``."""
-    s = s_arr[0]
-    if kind == KIND_RANDOM:
-        return legal[below(next_u64(s, STREAM_SEAT0 + s.order[s.turn]), n_legal)]
-    if kind == KIND_MC:
-        return mc_action(params, s_arr, cards, inv, opts)
-    return heuristic_action(kind, params, s, cards, opts, scores)
-
-
-@njit(cache=True)
-def py_choose(kind: int, params, s_arr, legal, n_legal: int, cards, inv, opts) -> int:
-    """``choose_action`` with its own scratch room (the choose kernel of the compiled-game contract)."""
-    scratch = np.empty(SCRATCH)
-    return choose_action(kind, params, s_arr, legal, n_legal, cards, inv, opts, scratch)

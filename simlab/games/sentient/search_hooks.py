@@ -1,0 +1,155 @@
+"""Sentient's search hooks: what the shared ISMCTS (:mod:`simlab.core.search`) needs from the game.
+
+* determinisation: the deck's order is the only hidden information (``SentientGame.hide``), so
+  a determinisation re-keys every random stream from the iteration's key and reshuffles the
+  deck (future dice, layouts and reshuffles are then unknown too);
+* rollouts: every seat plays the rollout heuristic (greedy by default, ``rollout`` parameter);
+* evaluation: a finished game's win (ties shared), blended with a small margin term so that a
+  rollout that loses by one VP counts a little more than one that loses by twenty; a position
+  cut off before the end is scored from the VP scored so far;
+* prior: the greedy view of every buy (the change in the seat's network VP, less a little per
+  assistant spent), as a softmax, and the pass at the greedy's pass threshold.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simlab.core import kernels
+from simlab.core.kernels import bind, shuffle
+from simlab.core.rng import below, derive_key
+from simlab.core.search import N_SEARCH_PARAMS, ismcts_action, margin_values, register_search_hooks, win_values
+from simlab.games.sentient.players import DEFAULT_PARAMS, SCRATCH, heuristic_action
+from simlab.games.sentient.players import _take_delta as take_delta
+from simlab.games.sentient.rules import (
+    ACT_BUY0,
+    N_ACTIONS,
+    apply_action,
+    decode_buy,
+    legal_actions,
+    new_log,
+)
+from simlab.games.sentient.state import N_ROUNDS, N_STREAMS, STATE_DTYPE, STREAM_DICE, STREAM_SEAT0
+
+next_u64 = bind(kernels.next_u64)
+
+RANDOM_ROLLOUT = 0  # rollout kind 0: uniform over the legal actions
+MARGIN_WEIGHT = 0.1  # share of a finished game's value that comes from the VP margin
+MARGIN_SPREAD = 10.0  # VP over which the margin term goes from a little to a lot
+PRIOR_TEMPERATURE = 1.5  # VP: a buy that gains this much more is e times as likely in the prior
+ASSISTANT_COST = 0.4  # VP an assistant spent costs in the prior
+PASS_VALUE = 1.0  # the prior's value of passing (the greedy's pass threshold)
+
+
+@njit(cache=True)
+def determinise(g_arr, seat, key, args) -> None:
+    """Resample the deck's order and every future draw from ``key``."""
+    g = g_arr[0]
+    for k in range(N_STREAMS):
+        g.rng_key[k] = derive_key(key, np.uint64(k))
+        g.rng_ctr[k] = 0
+    shuffle(g, STREAM_DICE, g.deck, g.deck_n)
+
+
+@njit(cache=True)
+def legal(g_arr, out, args) -> int:
+    """The legal actions (none once the game is over)."""
+    g = g_arr[0]
+    if g.over:
+        return 0
+    return legal_actions(g, args[0], args[2], out)
+
+
+@njit(cache=True)
+def apply(g_arr, action, args) -> None:
+    """Play ``action`` for the seat to act."""
+    apply_action(g_arr[0], action, args[0], args[1], args[2], args[3])
+
+
+@njit(cache=True)
+def actor(g_arr) -> int:
+    """The seat to act."""
+    g = g_arr[0]
+    return g.order[g.turn]
+
+
+@njit(cache=True)
+def rollout(g_arr, depth, args) -> None:
+    """Play on with the rollout heuristic (every seat) for at most ``depth`` decisions."""
+    g = g_arr[0]
+    cards, inv, opts, log, scratch, kind, kind_params, buf = args
+    steps = 0
+    while not g.over and steps != depth:
+        if kind == RANDOM_ROLLOUT:
+            n = legal_actions(g, cards, opts, buf)
+            a = buf[below(next_u64(g, STREAM_SEAT0 + g.order[g.turn]), n)]
+        else:
+            a = heuristic_action(kind, kind_params, g, cards, opts, scratch)
+        apply_action(g, a, cards, inv, opts, log)
+        steps += 1
+
+
+@njit(cache=True)
+def evaluate(g_arr, values, args) -> None:
+    """Each seat's value: the win (blended with the VP margin) once over, else its VP share so far."""
+    g = g_arr[0]
+    n = g.n_players
+    if g.over:
+        win_values(g.winner, n, values)
+        score = np.empty(n)
+        for p in range(n):
+            score[p] = g.total[p]
+        margins = np.empty(n)
+        margin_values(score, n, MARGIN_SPREAD, margins)
+        for p in range(n):
+            values[p] = (1.0 - MARGIN_WEIGHT) * values[p] + MARGIN_WEIGHT * margins[p]
+        return
+    score = np.zeros(n)
+    for p in range(n):
+        for k in range(N_ROUNDS):
+            score[p] += g.round_vp[p, k]
+    margin_values(score, n, MARGIN_SPREAD, values)
+
+
+@njit(cache=True)
+def prior(g_arr, legal_buf, n, out, args) -> None:
+    """A softmax over the greedy's view of each action (see the module docstring)."""
+    g = g_arr[0]
+    cards = args[0]
+    p = g.order[g.turn]
+    top = -np.inf
+    for i in range(n):
+        a = legal_buf[i]
+        if a < ACT_BUY0:
+            v = PASS_VALUE
+        else:
+            col, slot, bl, br, infl = decode_buy(a)
+            v = take_delta(g, p, cards, g.factory[col], slot, bl, br) - ASSISTANT_COST * (bl + br + infl)
+        out[i] = v
+        if v > top:
+            top = v
+    total = 0.0
+    for i in range(n):
+        out[i] = np.exp((out[i] - top) / PRIOR_TEMPERATURE)
+        total += out[i]
+    for i in range(n):
+        out[i] /= total
+
+
+@njit(cache=True)
+def search_action(params, s_arr, legal_buf, n_legal, cards, inv, opts, stats) -> int:
+    """The ISMCTS player's action for the seat to act (its key comes from the seat's own stream)."""
+    s = s_arr[0]
+    seat = s.order[s.turn]
+    if n_legal == 1:
+        return legal_buf[0]
+    key = next_u64(s, STREAM_SEAT0 + seat)
+    kind = int(params[N_SEARCH_PARAMS])
+    args = (cards, inv, opts, new_log(0), np.empty(SCRATCH), kind, DEFAULT_PARAMS[kind].copy(),
+            np.empty(N_ACTIONS, dtype=np.int64))
+    return ismcts_action(s_arr, seat, int(s.n_players), N_ACTIONS, args, params, key, stats)
+
+
+register_search_hooks(STATE_DTYPE, __name__, determinise=determinise, legal_actions=legal, apply=apply, actor=actor,
+                      rollout=rollout, evaluate=evaluate, prior=prior)
