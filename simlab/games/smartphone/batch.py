@@ -37,7 +37,8 @@ from simlab.games.smartphone.columns import (
     S_VP_TRACK,
     S_WINNER,
 )
-from simlab.games.smartphone.players import KIND_GREEDY, choose_action, greedy_action, needs_legal
+from simlab.games.smartphone.dispatch import choose_action
+from simlab.games.smartphone.players import KIND_GREEDY, greedy_action, needs_legal
 from simlab.games.smartphone.rules import N_ACTIONS, apply_action, legal_actions, new_log, setup
 from simlab.games.smartphone.state import N_ROUNDS, N_TECH, STATE_DTYPE
 

@@ -14,7 +14,8 @@ from simlab.games.smartphone import render, variants
 from simlab.games.smartphone.batch import play_games, py_results
 from simlab.games.smartphone.columns import GAME_COLUMNS, SEAT_COLUMNS
 from simlab.games.smartphone.data import SYMBOLS, SmartphoneData, load_data
-from simlab.games.smartphone.players import BUILTIN_PLAYERS, py_choose
+from simlab.games.smartphone.dispatch import py_choose
+from simlab.games.smartphone.players import BUILTIN_PLAYERS
 from simlab.games.smartphone.rules import (
     A_ARR,
     A_DONE,
@@ -377,9 +378,9 @@ class SmartphoneGame(CompiledGame):
         ("greedy", "price_cutter"), ("greedy", "price_cutter", "tech_rusher"),
         ("greedy", "price_cutter", "tech_rusher", "expansionist"),
         ("greedy", "price_cutter", "tech_rusher", "expansionist", "greedy"),
-        ("mc", "greedy", "greedy", "greedy"),
+        ("mc", "greedy", "greedy", "greedy"), ("ismcts", "greedy"),
     )
-    ladder_players = ("random", "greedy", "tech_rusher", "expansionist", "price_cutter", "mc")
+    ladder_players = ("random", "greedy", "tech_rusher", "expansionist", "price_cutter", "mc", "ismcts")
     report_notebook = "smartphone_start_position.ipynb"
 
     # ---- content and rules

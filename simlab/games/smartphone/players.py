@@ -1,6 +1,6 @@
 """Smartphone Inc.'s built-in compiled players.
 
-Every player is a kind number and a float parameter vector (``P_*``); ``choose_action``
+Every player is a kind number and a float parameter vector (``P_*``); ``dispatch.choose_action``
 dispatches on the kind. The heuristics read only what the seat may know: the board, the
 public state and their own hand; never another seat's plan for the round (phase 1 is
 simultaneous) nor the order of the upgrade deck.
@@ -18,6 +18,8 @@ simultaneous) nor the order of the upgrade deck.
   own weights (by default the expansionist's). The other seats' plans for the round are
   greedy's, not their real ones, and the upgrade deck and priority ties are redrawn from the
   seat's own stream, so the search sees nothing a player could not. Other decisions are greedy's.
+* ``ismcts``: the shared information-set MCTS (:mod:`simlab.core.search`) with this game's hooks
+  (:mod:`simlab.games.smartphone.search_hooks`): every decision, greedy rollouts.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from simlab.core import kernels
 from simlab.core.game import BuiltinPlayer
 from simlab.core.kernels import bind, shuffle
 from simlab.core.rng import below, derive_key
+from simlab.core.search import search_player
 from simlab.games.smartphone.rules import (
     A_ARR,
     A_DONE,
@@ -121,7 +124,7 @@ from simlab.games.smartphone.tables import OPT_PRICE_MAX, OPT_PRICE_MIN, OPT_STA
 
 next_u64 = bind(kernels.next_u64)  # the shared helper, compiled here so numba inlines it
 
-KIND_RANDOM, KIND_GREEDY, KIND_PRICE_CUTTER, KIND_TECH_RUSHER, KIND_EXPANSIONIST, KIND_MC = range(6)
+KIND_RANDOM, KIND_GREEDY, KIND_PRICE_CUTTER, KIND_TECH_RUSHER, KIND_EXPANSIONIST, KIND_MC, KIND_ISMCTS = range(7)
 
 # Parameter vector layout.
 (P_RESEARCH, P_LOGISTICS, P_UPGRADE, P_CHEAP, P_SPARE, P_CONTROL, P_CANDIDATES, P_ITERATIONS) = range(8)
@@ -162,6 +165,11 @@ BUILTIN_PLAYERS = {
     "mc": _player("mc", KIND_MC, {"candidates": 8.0, "iterations": 3.0, "logistics": 4.5, "research": 1.5,
                                   "control": 2.0},
                   "flat Monte Carlo over the best arrangements, greedy playouts to the end", slow=True),
+    "ismcts": search_player("ismcts", KIND_ISMCTS,
+                            {"iterations": 100.0, "exploration": 0.5, "rollout_depth": -1.0, "prior_weight": 1.0,
+                             "widening": 1.5},
+                            "information-set MCTS (the shared compiled search): determinised descents of one tree, "
+                            "greedy rollouts, the greedy plan first"),
 }
 SCRATCH = 64
 
@@ -793,27 +801,3 @@ def mc_arrangement(s_arr, T, p: int, prm) -> int:
             best = total
             best_arr = idx[c]
     return best_arr
-
-
-@njit(cache=True)
-def choose_action(kind: int, prm, s_arr, T, legal, n_legal: int) -> int:
-    """The action a built-in player of ``kind`` takes (legal list filled when ``needs_legal``)."""
-    s = s_arr[0]
-    p = s.actor
-    if kind == KIND_RANDOM:
-        return random_action(s, p, legal, n_legal)
-    if kind == KIND_MC and s.pending == D_ARRANGE:
-        return A_ARR + mc_arrangement(s_arr, T, p, prm)
-    return greedy_action(s, T, p, prm, legal, n_legal)
-
-
-@njit(cache=True)
-def py_choose(kind: int, prm, state, legal, n_legal: int, tables) -> int:
-    """``choose_action`` from Python: the state and table arrays rather than records.
-
-    The choose kernel of the compiled-game contract (``legal`` has room for ``N_ACTIONS``).
-    """
-    T = tables[0]
-    if needs_legal(kind, state[0].pending) and n_legal == 0:
-        n_legal = legal_actions(state[0], T, legal)
-    return choose_action(kind, prm, state, T, legal, n_legal)
