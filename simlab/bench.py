@@ -85,7 +85,8 @@ def _driver_overhead(game_name: str, n_games: int) -> tuple[float, float]:
 
 
 def run_bench(game_name: str, games: int, driver_games: int, mc_games: int, console: Console,
-              progress: Step | None = None, announce: Callable[[str], None] | None = None) -> list[dict]:
+              progress: Step | None = None, announce: Callable[[str], None] | None = None,
+              search_decisions: int = 0) -> list[dict]:
     """Run every mix of the game and print the table; returns the rows.
 
     ``progress(description, steps)`` starts a progress bar and returns what advances it (one
@@ -136,7 +137,80 @@ def run_bench(game_name: str, games: int, driver_games: int, mc_games: int, cons
         f"Python driver overhead with a Python player: {overhead:.1f} µs per decision on top of the player's own "
         f"time ({per_game:.0f} decisions per {g.max_players}-player game)"
     )
+    run_search_bench(game_name, search_decisions, console)
     return rows
+
+
+def run_search_bench(game_name: str, decisions: int, console: Console) -> dict | None:
+    """Time the shared search (``Kernels.search_profile``) at its default budget on ``decisions``
+    positions of games it plays against itself at the game's smallest table; print and return
+    iterations/s, ms per decision, the share of decision time outside rollouts and evaluations,
+    nodes per decision, the tree's memory bound and the process's peak memory. None (and nothing
+    printed) for a game without the search."""
+    import resource
+
+    import numpy as np
+
+    from simlab.core.compiled import CompiledGame
+    from simlab.core.search import N_STATS, ST_ITERATIONS, ST_NODES, ST_ROLLOUT_S, ST_TREE_S, pool_bytes
+
+    g = get_game(game_name)
+    if not isinstance(g, CompiledGame) or g.kernels.search_profile is None or decisions <= 0:
+        return None
+    k = g.kernels
+    name = k.search_player
+    n_players = g.min_players
+    rules = g.ruleset(n_players)
+    params = resolve_players(g, [name] * n_players)[0].params
+    args = g.kernel_args(rules)
+    log = g.new_log(0)
+    stats = np.zeros(N_STATS)
+    buf = np.empty(k.max_actions, dtype=np.int64)
+
+    def walk(n_decisions: int, seed0: int) -> float:
+        spent = 0.0
+        done = 0
+        game = 0
+        while done < n_decisions:
+            state, legal = g.new_game(rules, int(game_seeds(seed0, game, 1)[0]), log)
+            game += 1
+            while len(legal) and done < n_decisions:
+                n = len(legal)
+                buf[:n] = legal
+                t = time.perf_counter()
+                a = k.search_profile(params, state, buf, n, *args, stats)
+                spent += time.perf_counter() - t
+                done += n > 1
+                legal = g.step(rules, state, int(a), log)
+        return spent
+
+    walk(2, 999)  # compile / load the cache, outside the measurement
+    stats[:] = 0.0
+    seconds = walk(decisions, 1)
+    measured = stats[ST_TREE_S] + stats[ST_ROLLOUT_S]
+    row = {
+        "player": name,
+        "budget": int(params[0]),
+        "decisions": decisions,
+        "ms_per_decision": seconds / decisions * 1e3,
+        "iterations_per_s": stats[ST_ITERATIONS] / seconds,
+        "outside_rollouts": stats[ST_TREE_S] / measured if measured > 0 else float("nan"),
+        "nodes_per_decision": stats[ST_NODES] / decisions,
+        "tree_bound_mib": pool_bytes(int(params[0])) / 2**20,
+        "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+    table = Table("search", "budget (iterations)", "decisions", "ms/decision", "iterations/s",
+                  "time outside rollouts", "nodes/decision", "tree bound", "peak memory",
+                  title=f"shared ISMCTS at its default budget, {n_players}-player games it plays against itself")
+    table.add_row(name, f"{row['budget']:,}", f"{decisions:,}", f"{row['ms_per_decision']:.2f}",
+                  f"{row['iterations_per_s']:,.0f}", f"{row['outside_rollouts']:.0%}",
+                  f"{row['nodes_per_decision']:.0f}", f"{row['tree_bound_mib']:.2f} MiB",
+                  f"{row['peak_rss_mib']:.0f} MiB")
+    console.print(table)
+    console.print("time outside rollouts: determinisation, selection, expansion and back-up, as a share of the "
+                  "decision's CPU cycles (the rest is rollouts and evaluations); tree bound: the node pool of "
+                  "iterations + 1 nodes, allocated once per decision; peak memory: this process's peak RSS")
+    return row
 
 
 def _tree_rss_mib(root_pid: int) -> float:

@@ -551,10 +551,13 @@ def bench(
     runner: Annotated[bool, typer.Option("--runner", help="benchmark the experiment runner instead")] = False,
     runner_games: Annotated[int, typer.Option("--runner-games", help="games per runner measurement")] = 1_000_000,
     memory_games: Annotated[int, typer.Option("--memory-games", help="games for the peak-memory run (0: skip)")] = 0,
+    search_decisions: Annotated[int, typer.Option(
+        "--search-decisions", help="decisions timed for the shared search at its default budget (0: skip)")] = 30,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress bar")] = False,
 ) -> None:
-    """Games per second per core for each built-in player mix, compiled and through the driver;
-    with --runner, the runner's wall time, scaling over workers and backends, and peak memory."""
+    """Games per second per core for each built-in player mix, compiled and through the driver, and
+    the shared search's iterations/s, time per decision and memory; with --runner, the runner's wall
+    time, scaling over workers and backends, and peak memory."""
     from simlab.bench import run_bench, run_runner_bench
 
     with _progress(quiet, unit=None) as progress:
@@ -565,7 +568,8 @@ def bench(
         if runner:
             run_runner_bench(game, runner_games, memory_games, console, progress=step, announce=_announce)
         else:
-            run_bench(game, games, driver_games, mc_games, console, progress=step, announce=_announce)
+            run_bench(game, games, driver_games, mc_games, console, progress=step, announce=_announce,
+                      search_decisions=search_decisions)
 
 
 def print_summary(path: Path) -> None:

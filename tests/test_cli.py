@@ -382,6 +382,20 @@ def test_bench_small(monkeypatch):
     assert len(overhead) == 1
     assert "µs per decision" in overhead[0]
     assert "decisions per 4-player game" in overhead[0]
+    assert "shared ISMCTS at its default budget" in out and "time outside rollouts" in out
+
+
+def test_search_bench_counts_its_budget():
+    """The search section times real decisions: every decision runs the default budget of iterations."""
+    from rich.console import Console
+
+    from simlab.bench import run_search_bench
+
+    row = run_search_bench("sentient", 3, Console(file=io.StringIO()))
+    assert row is not None and row["decisions"] == 3 and row["budget"] == 300
+    assert row["iterations_per_s"] > 0 and 0 < row["outside_rollouts"] < 1
+    assert 1 < row["nodes_per_decision"] <= row["budget"] + 1
+    assert run_search_bench("sentient", 0, Console(file=io.StringIO())) is None
 
 
 def test_ladder_table():

@@ -74,6 +74,11 @@ class Kernels:
     game_columns: Sequence[str]
     seat_columns: Sequence[str]
     events: tuple[EventTable, ...] = ()
+    # The shared ISMCTS with profiling (see simlab.core.search): ``search_profile(params, s_arr, legal,
+    # n_legal, *args, stats) -> action`` plays the search player ``search_player`` and adds its
+    # counters to ``stats``; ``simlab bench`` reads them. None for a game without the search.
+    search_profile: Callable[..., int] | None = None
+    search_player: str = "ismcts"
 
 
 class Observation:

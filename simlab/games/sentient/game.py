@@ -28,6 +28,7 @@ from simlab.games.sentient.rules import (
     py_setup,
     py_step,
 )
+from simlab.games.sentient.search_hooks import search_action
 from simlab.games.sentient.state import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -250,6 +251,7 @@ class SentientGame(CompiledGame):
         setup=py_setup,
         step=py_step,
         choose=py_choose,
+        search_profile=search_action,
         batch=play_games,
         results=py_results,
         game_columns=GAME_COLUMNS,

@@ -36,6 +36,7 @@ from simlab.games.smartphone.rules import (
     py_setup,
     py_step,
 )
+from simlab.games.smartphone.search_hooks import profile_search
 from simlab.games.smartphone.state import (
     DECISION_NAMES,
     MAX_PLAYERS,
@@ -365,6 +366,7 @@ class SmartphoneGame(CompiledGame):
         setup=py_setup,
         step=py_step,
         choose=py_choose,
+        search_profile=profile_search,
         batch=play_games,
         results=py_results,
         game_columns=GAME_COLUMNS,

@@ -145,5 +145,11 @@ def search_action(prm, s_arr, T, stats) -> int:
     return ismcts_action(s_arr, seat, int(s.n_players), N_ACTIONS, args, prm, key, stats)
 
 
+@njit(cache=True)
+def profile_search(prm, s_arr, legal_buf, n_legal, tables, stats) -> int:
+    """``search_action`` with the contract's arguments, adding its counters to ``stats`` (``simlab bench``)."""
+    return search_action(prm, s_arr, tables[0], stats)
+
+
 register_search_hooks(STATE_DTYPE, __name__, determinise=determinise, legal_actions=legal, apply=apply, actor=actor,
                       rollout=rollout, evaluate=evaluate, prior=prior)
