@@ -15,6 +15,7 @@ arrays the kernels read. It is built once by :meth:`Game.ruleset` and passed to 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 import warnings
 from abc import ABC, abstractmethod
@@ -227,11 +228,25 @@ def get_game(name: str | Game) -> Game:
     """The registered game called ``name`` (a Game passes through)."""
     if isinstance(name, Game):
         return name
-    discover_games()
+    if name not in _REGISTRY and not _DISCOVERED:
+        _import_builtin(name)  # only the game asked for: the others' imports cost seconds (issue 24)
     if name not in _REGISTRY:
+        discover_games()
         known = ", ".join(sorted(_REGISTRY))
         raise SimlabError(f"unknown game '{name}' (known: {known})")
     return _REGISTRY[name]
+
+
+def _import_builtin(name: str) -> None:
+    """Import the built-in game package ``simlab.games.<name>`` (which registers its game), if there is one.
+
+    A name that is no built-in package is left to :func:`discover_games`, and so is a package that
+    registers another name: a game is found the same way, only without importing every other game."""
+    if not name.isidentifier() or name.startswith("_"):
+        return
+    module = f"{GAMES_PACKAGE}.{name}"
+    if importlib.util.find_spec(module) is not None:
+        register_object(importlib.import_module(module), module)
 
 
 def all_games() -> list[Game]:

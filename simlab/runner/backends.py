@@ -91,12 +91,48 @@ def _finish_warmups() -> None:
 
 
 def discard_warmups() -> None:
-    """Wait out the warm-ups of a run that ended before playing (a spec refused, a folder not empty).
+    """Stop the warm-ups of a run that ended before playing (a spec refused, a folder not empty) at once.
 
-    They are not cancelled: stopping loky workers while their first tasks are being queued can
-    break loky's queue-manager thread (a traceback on stderr after the run's one-line error).
-    A warm-up of a spec the run refused fails on the same error and returns at once."""
-    _finish_warmups()
+    Their workers are killed, not waited for (one may still be starting up): a warm-up writes
+    nothing, so nothing is lost, and a later run starts a new pool. Closing the warm-ups' joblib
+    generators aborts them as joblib aborts a failed batch (loky kills the pool's workers); its
+    warning that tasks were cancelled is expected here and not shown.
+
+    loky's manager thread fails (a ``KeyError`` traceback on stderr) when the pool is killed while a
+    submitted task is still waiting to be handed to the workers, so the abort waits until every
+    warm-up has been handed over (at once: a pool takes one task per worker and one more); should
+    that not happen within :data:`HANDOVER_WAIT` seconds, the warm-ups are waited out instead.
+    """
+    if not _warming:
+        return
+    if not _handed_over(HANDOVER_WAIT):
+        _finish_warmups()
+        return
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*tasks which were still being processed.*")
+        while _warming:
+            _warming.pop().close()
+
+
+HANDOVER_WAIT = 5.0  # seconds a refused run waits for its warm-ups to reach loky's call queue
+
+
+def _handed_over(timeout: float) -> bool:
+    """Whether loky's reusable pool has handed every submitted task to its call queue (within ``timeout``)."""
+    import time
+
+    from joblib.externals.loky import reusable_executor
+
+    executor = reusable_executor._executor
+    waiting = getattr(executor, "_work_ids", None)  # submitted tasks not yet in the call queue
+    if waiting is None:
+        return executor is None
+    deadline = time.monotonic() + timeout
+    while not waiting.empty():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.002)
+    return True
 
 
 def run_tasks(tasks: Sequence[ShardTask], backend: str, workers: int, scheduler: str | None = None) -> Iterator[Result]:

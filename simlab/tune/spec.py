@@ -11,14 +11,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simlab.core.datavariants import data_texts
 from simlab.core.hints import did_you_mean
 from simlab.runner import spec as runner_spec
 from simlab.runner.spec import ExperimentSpec, SpecError
 from simlab.tune.knobs import Knob, KnobError, parse_knob
-from simlab.tune.objectives import BUILTINS, Objective, load_user_function
+
+# simlab.tune.objectives (it imports scipy.stats, about 0.5 s) is imported where a [tune] section is read:
+# `simlab run` checks every spec through this module, and most specs have no such section.
+if TYPE_CHECKING:
+    from simlab.tune.objectives import Objective
 
 TUNE_KEYS = ("objective", "position", "band", "target", "knobs", "max_changes", "max_distance", "trials",
              "games_per_trial", "total_games", "wall_time", "sampler", "pruner", "stages", "batch", "seed",
@@ -116,6 +120,8 @@ def parse_duration(value: Any, where: str) -> float | None:
 
 
 def _objective(table: dict, game: Any, raw: dict, source: str, record: list[str]) -> Objective:
+    from simlab.tune.objectives import BUILTINS, Objective, load_user_function
+
     name = table.get("objective")
     if not isinstance(name, str) or not name:
         raise TuneSpecError("tune.objective", f"required: one of {', '.join(BUILTINS)} or \"file.py:function\"")

@@ -70,14 +70,35 @@ def test_nothing_is_started_where_no_local_pool_would_run(tmp_path, workers, ext
     assert not backends._warming
 
 
-def test_a_run_refused_before_playing_ends_its_warm_ups_quietly(tmp_path):
-    """The warm-ups are waited out, never cancelled mid-start (that can break loky's queue-manager thread)."""
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie (Linux: /proc)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_run_refused_before_playing_stops_its_warm_workers_at_once(tmp_path, monkeypatch):
+    """A refused run returns at once (issue 24): its warm workers are killed, not waited for while they
+    start up, with no joblib warning and no traceback from loky's manager thread; the next run's pool
+    plays as before."""
+    import threading
     import warnings
 
-    for workers in (2, 3):  # the second pool replaces the first
+    failures: list[str] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: failures.append(f"{args.thread}: {args.exc_value!r}"))
+    for workers in (2, 3):  # a new pool, then a bigger one after the first was killed
         assert backends.prestart_local(_spec(tmp_path, workers), NO_OVERRIDES)
+        warmed = _pool_pids()
+        assert len(warmed) == workers
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             backends.discard_warmups()
         assert not backends._warming
         assert not [w for w in caught if "cancelled" in str(w.message)], [str(w.message) for w in caught]
+        assert not [pid for pid in warmed if _running(pid)], "a warm worker outlived the refused run"
+    assert not failures, failures
+    run = run_experiment(load_spec(_spec(tmp_path, 2)), tmp_path / "after", show_progress=False)
+    assert run.manifest["status"] == "complete" and run.manifest["games_done"] == run.manifest["plan"]["games"]
