@@ -43,7 +43,7 @@ from simlab.games.steel_arena.columns import (
     S_WINNER,
 )
 from simlab.games.steel_arena.data import T_GENERATION, T_TYPE
-from simlab.games.steel_arena.players import choose_action
+from simlab.games.steel_arena.dispatch import choose_action
 from simlab.games.steel_arena.rules import apply_action, legal_actions, new_log, setup
 from simlab.games.steel_arena.state import STATE_DTYPE
 

@@ -35,9 +35,11 @@ from simlab.games.steel_arena.data import (
     SteelArenaData,
     load_data,
 )
-from simlab.games.steel_arena.players import BUILTIN_PLAYERS, choose_action
+from simlab.games.steel_arena.dispatch import choose_action
+from simlab.games.steel_arena.players import BUILTIN_PLAYERS
 from simlab.games.steel_arena.rules import py_setup, py_step
 from simlab.games.steel_arena.ruleset import RULE_ARGS, SteelArenaRules, build_ruleset
+from simlab.games.steel_arena.search_hooks import SEARCH_PLAYER, search_action
 from simlab.games.steel_arena.state import (
     END_REASONS,
     MAX_PLAYERS,
@@ -211,6 +213,7 @@ class SteelArenaGame(CompiledGame):
         setup=py_setup,
         step=py_step,
         choose=choose_action,
+        search_profile=search_action,
         batch=play_games,
         results=py_results,
         game_columns=GAME_COLUMNS,
@@ -222,14 +225,14 @@ class SteelArenaGame(CompiledGame):
         ),
     )
     renderer = render
-    players = BUILTIN_PLAYERS
+    players = {**BUILTIN_PLAYERS, SEARCH_PLAYER.name: SEARCH_PLAYER}  # noqa: RUF012 - a class-level declaration
     observation_class = SteelArenaObservation
     bench_mixes = (
         ("brawler", "brawler"), ("random", "random"), ("sniper", "sniper"), ("collector", "collector"),
-        ("brawler", "sniper", "collector"), ("brawler",) * 4, ("search", "brawler"),
+        ("brawler", "sniper", "collector"), ("brawler",) * 4, ("search", "brawler"), ("ismcts", "brawler"),
         ("brawler_v1", "brawler_v1"),  # the brawler before issue 24: its speed beside the brawler's
     )
-    ladder_players = ("random", "collector", "sniper", "brawler", "search")
+    ladder_players = ("random", "collector", "sniper", "brawler", "search", "ismcts")
     report_notebook = "steel_arena_balance.ipynb"
     bool_columns = BOOL_COLUMNS
     trace_capacity = 1 << 16  # a snapshot at every turn start: about 80 log rows a turn
