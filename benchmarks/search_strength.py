@@ -1,0 +1,152 @@
+"""How strong is the shared search (``ismcts``)? Kept out of the test suite: it takes minutes per game.
+
+For one game, at its default budget unless said otherwise:
+
+1. **against every heuristic**, two players, duplicate format (every deal played from both seats,
+   ``simlab ladder``'s paired interval over deals);
+2. **against the game's former search player at equal time per decision**: both players' mean
+   time per decision is measured on the same positions, and the shared search gets the budget
+   that spends the old player's time (``iterations`` scaled);
+3. **a budget ladder**: the search at 2x, 4x and 8x its budget against itself at 1x;
+4. **more seats**: at 3 and 4 players (where the game allows), one search against the best
+   heuristic in the other seats, every deal played once per rotation of the seats: its win share
+   against the 1/n a seat of equal strength would have, interval clustered by deal;
+5. for games with an Automa (Pendulum solo), the search's win rate against each level, paired by
+   deal with the game's former search player.
+
+Results go to ``benchmarks/results/search_strength_<game>.json`` (quoted by docs/players.md and
+the README) and to the terminal. Run from the project root, e.g.::
+
+    .venv/bin/python benchmarks/search_strength.py sentient --deals 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simlab.core.game import get_game
+from simlab.core.player import resolve_players
+from simlab.core.rng import game_seeds
+from simlab.ladder import head_to_head
+from simlab.play import play_batch
+
+RESULTS = Path(__file__).parent / "results"
+SEARCH = "ismcts"
+
+
+def decision_ms(game_name: str, specs: list[str], positions: int, seed: int = 4242) -> dict[str, float]:
+    """Mean milliseconds per decision of each player spec, on the same positions (taken from games
+    the game's first ladder heuristic plays against itself; decisions with one legal action skipped)."""
+    g = get_game(game_name)
+    n = g.min_players
+    rules = g.ruleset(n)
+    heuristic = _heuristics(g)[0]
+    walker = resolve_players(g, [heuristic] * n)[0]
+    players = {spec: resolve_players(g, [spec] * n)[0] for spec in specs}
+    spent = dict.fromkeys(specs, 0.0)
+    log = g.new_log(0)
+    done = 0
+    game = 0
+    for p in players.values():  # compile / load the cache outside the measurement
+        state, legal = g.new_game(rules, int(game_seeds(seed + 1, 0, 1)[0]), log)
+        g.compiled_action(rules, state.copy(), p.kind, p.params, legal.copy())
+    while done < positions:
+        state, legal = g.new_game(rules, int(game_seeds(seed, game, 1)[0]), log)
+        game += 1
+        while len(legal) and done < positions:
+            if len(legal) > 1:
+                for spec, p in players.items():
+                    t = time.perf_counter()
+                    g.compiled_action(rules, state.copy(), p.kind, p.params, legal.copy())
+                    spent[spec] += time.perf_counter() - t
+                done += 1
+            a = g.compiled_action(rules, state, walker.kind, walker.params, legal.copy())
+            legal = g.step(rules, state, a, log)
+    return {spec: spent[spec] / positions * 1e3 for spec in specs}
+
+
+def _heuristics(g: Any) -> list[str]:
+    """The game's heuristics (built-in, not random, not slow), strongest last as the ladder lists them."""
+    builtin = g.builtin_players()
+    names = [p for p in g.ladder_players if p in builtin and p != "random" and not builtin[p].slow]
+    return names or [p for p, info in builtin.items() if p != "random" and not info.slow]
+
+
+def _match(game: str, a: str, b: str, deals: int, seed: int) -> dict[str, Any]:
+    t = time.perf_counter()
+    r = head_to_head(game, a, b, deals, seed=seed)
+    row = {"player": a, "opponent": b, "deals": deals, "games": r.games, "win_share": r.win_rate,
+           "lo": r.lo, "hi": r.hi, "score_diff": r.score_diff, "seconds": time.perf_counter() - t}
+    print(f"  {a:>28s} vs {b:<28s} {r.win_rate:.3f} [{r.lo:.3f}, {r.hi:.3f}]  {r.games} games "
+          f"({deals} deals x 2 seats), {row['seconds']:.0f} s", flush=True)
+    return row
+
+
+def _table(game: str, lineup: list[str], deals: int, seed: int) -> dict[str, Any]:
+    n = len(lineup)
+    result = play_batch(game, lineup, n * deals, seed=seed, rotate=True)
+    table = result.summary(by=("player",))
+    row = table.filter(table["player"] == lineup[0]).row(0, named=True)
+    out = {"lineup": lineup, "deals": deals, "games": row["games"], "win_share": row["win_rate"],
+           "lo": row["win_lo"], "hi": row["win_hi"], "equal_share": 1 / n}
+    print(f"  {','.join(lineup):>58s}: {lineup[0]} {row['win_rate']:.3f} [{row['win_lo']:.3f}, "
+          f"{row['win_hi']:.3f}] against 1/{n} = {1 / n:.3f}  ({row['games']} games, {deals} deals)", flush=True)
+    return out
+
+
+def main() -> None:
+    """Run the checks the options ask for and write the JSON record."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("--deals", type=int, default=200, help="deals per two-player match (each from both seats)")
+    parser.add_argument("--budget-deals", type=int, default=100, help="deals per budget-ladder match")
+    parser.add_argument("--table-deals", type=int, default=60, help="deals per 3-4 player line-up (all rotations)")
+    parser.add_argument("--positions", type=int, default=40, help="positions timed for equal time per decision")
+    parser.add_argument("--old", default=None, help="the former search player (default: the game's other slow one)")
+    parser.add_argument("--skip", default="", help="comma-separated parts to skip: heuristics,old,budget,tables")
+    parser.add_argument("--seed", type=int, default=9100)
+    args = parser.parse_args()
+    g = get_game(args.game)
+    skip = set(filter(None, args.skip.split(",")))
+    builtin = g.builtin_players()
+    budget = int(builtin[SEARCH].params["iterations"])
+    record: dict[str, Any] = {"game": args.game, "search": SEARCH, "budget": budget,
+                              "params": builtin[SEARCH].params, "seed": args.seed}
+    heuristics = _heuristics(g)
+    print(f"{args.game}: {SEARCH} at {budget} iterations per decision", flush=True)
+    if "heuristics" not in skip and g.max_players >= 2 and g.min_players <= 2:
+        print("against every heuristic, two players, duplicate format:")
+        record["heuristics"] = [_match(args.game, SEARCH, h, args.deals, args.seed) for h in heuristics]
+    old = args.old or next((p for p, info in builtin.items() if info.slow and p != SEARCH), None)
+    if "old" not in skip and old is not None and g.min_players <= 2:
+        ms = decision_ms(args.game, [SEARCH, old], args.positions)
+        scaled = max(1, round(budget * ms[old] / ms[SEARCH]))
+        equal = f"{SEARCH}(iterations={scaled})"
+        print(f"time per decision: {SEARCH} {ms[SEARCH]:.2f} ms, {old} {ms[old]:.2f} ms -> {equal} spends {old}'s time")
+        record["old"] = {"player": old, "ms_per_decision": ms, "equal_time_iterations": scaled,
+                         "match": _match(args.game, equal, old, args.deals, args.seed + 1)}
+    if "budget" not in skip and g.min_players <= 2:
+        print("budget ladder (against the default budget):")
+        record["budget_ladder"] = [
+            _match(args.game, f"{SEARCH}(iterations={k * budget})", SEARCH, args.budget_deals, args.seed + 2 + k)
+            for k in (2, 4, 8)]
+    if "tables" not in skip:
+        best = heuristics[-1]
+        record["tables"] = [_table(args.game, [SEARCH] + [best] * (n - 1), args.table_deals, args.seed + 20 + n)
+                            for n in (3, 4) if g.min_players <= n <= g.max_players]
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / f"search_strength_{args.game}.json"
+    old_record = json.loads(path.read_text()) if path.exists() else {}
+    old_record.update({k: v for k, v in record.items()})
+    path.write_text(json.dumps(old_record, indent=1, default=lambda x: float(x) if np.isscalar(x) else str(x)) + "\n")
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
