@@ -16,6 +16,7 @@ from simlab_solo_race.columns import BOOL_COLUMNS, GAME_COLUMNS, SEAT_COLUMNS
 from simlab_solo_race.data import RaceData, load_data
 from simlab_solo_race.players import BUILTIN_PLAYERS, choose_action
 from simlab_solo_race.rules import LOG_WIDTH, MOVE_NAMES, N_ACTIONS, option_array, py_setup, py_step
+from simlab_solo_race.search_hooks import search_action
 from simlab_solo_race.state import MAX_PLAYERS, MAX_TRACK, MIN_PLAYERS, STATE_DTYPE, STREAM_SEAT0
 
 
@@ -84,6 +85,7 @@ class SoloRaceGame(CompiledGame):
         setup=py_setup,
         step=py_step,
         choose=choose_action,
+        search_profile=search_action,
         batch=play_games,
         results=py_results,
         game_columns=GAME_COLUMNS,
@@ -93,8 +95,8 @@ class SoloRaceGame(CompiledGame):
     players = BUILTIN_PLAYERS
     observation_class = RaceObservation
     # what the shared layers read from the game
-    bench_mixes = (("racer",), ("racer", "random", "random"), ("random",))
-    ladder_players = ("random", "racer")
+    bench_mixes = (("racer",), ("racer", "random", "random"), ("random",), ("ismcts",))
+    ladder_players = ("random", "racer", "ismcts")
     report_notebook = None
     bool_columns = BOOL_COLUMNS
     position_columns = ()  # no start positions: ``favourite`` is categorical but an outcome

@@ -11,12 +11,14 @@ randomness comes only from its seat's own stream (``STREAM_SEAT0 + seat``).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simlab.core.game import BuiltinPlayer
 from simlab.core.kernels import next_u64
 from simlab.core.rng import below
 from simlab_solo_race.rules import ACT_GAMBLE, ACT_ROLL, ACT_WALK, OPT_GOAL, WALK_STEPS
+from simlab_solo_race.search_hooks import KIND_ISMCTS, SEARCH_PLAYER, search_action
 from simlab_solo_race.state import STREAM_SEAT0
 
 KIND_RANDOM = 0
@@ -34,6 +36,7 @@ BUILTIN_PLAYERS: dict[str, BuiltinPlayer] = {
             "walk_within": "walk when the goal is at most this many spaces away (a walk moves 2)",
         },
     ),
+    "ismcts": SEARCH_PLAYER,  # the shared compiled search with this game's hooks (search_hooks.py)
 }
 
 
@@ -59,4 +62,6 @@ def choose_action(kind: int, params, s_arr, legal, n_legal: int, board, opts) ->
     s = s_arr[0]
     if kind == KIND_RANDOM:
         return legal[below(next_u64(s, STREAM_SEAT0 + s.actor), n_legal)]
+    if kind == KIND_ISMCTS:
+        return search_action(params, s_arr, legal, n_legal, board, opts, np.zeros(0))
     return racer_action(params, s, opts)
