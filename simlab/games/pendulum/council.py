@@ -16,7 +16,7 @@ The council runs in steps; play stops only for a seat's decision:
                     ``endgame.multi_end`` or ``automa.solo_end``, PH_OVER; else the round setup of
                     I.8.5) and step 5 (PH_STEP5: placement-only round robin in privilege order; the
                     rules driver offers the moves, ``step5_pass`` counts the passes and, when every
-                    seat passed in a row, ``timers.round_start`` is step 6).
+                    seat passed in a row, ``clock.round_start`` is step 6).
 
 Sequencing contract with the rules driver: ``s.council_pos`` is the privilege-track index of the agent
 whose reward is being handled. While a seat still owes its card, ``s.actor == s.priv[s.council_pos]``;
@@ -45,7 +45,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.games.pendulum import automa, effects, endgame, timers, workers
+from simlab.games.pendulum import automa, clock, effects, endgame, workers
 from simlab.games.pendulum.codes import (
     A_COUNCIL,
     A_TRIM,
@@ -652,7 +652,7 @@ def step5_begin(s, t, log) -> None:
 
 @njit(cache=True)
 def step5_pass(s, t, log) -> None:
-    """PH_STEP5: the actor passes; when every seat passed in a row, step 6 (``timers.round_start``), else the
+    """PH_STEP5: the actor passes; when every seat passed in a row, step 6 (``clock.round_start``), else the
     next seat in privilege order. (After a move the driver sets ``s.passes = 0`` and calls ``step5_advance``.)"""
     s.passes += 1
     ns = n_seats(s)
@@ -663,6 +663,6 @@ def step5_pass(s, t, log) -> None:
         log[r, FIELD0 + 2] = ns
     if s.passes >= ns:
         s.passes = 0
-        timers.round_start(s, t, log)
+        clock.round_start(s, t, log)
         return
     step5_advance(s)

@@ -1,8 +1,8 @@
 """Pendulum's real-time phase in a headless simulator: who acts next, and when (NOTES I.13.2-I.13.4, II.1-II.5).
 
 This module holds the seats' turns (``real_legal``, ``real_apply``, ``next_real_actor``); the clock itself
-(steps, run-outs, reaction times, automatic flips) is in ``timers.py``, which ``automa.py`` and ``council.py``
-call too.
+(steps, run-outs, automatic flips) is in ``clock.py``, the flips and reaction times in ``timers.py``, which
+``automa.py`` and ``council.py`` call too.
 
 Only seats take turns: the 2-player neutral and the Automas never do (the Automas act on triggers, inside a
 seat's action). A turn is one **atomic action** (``real_legal``): a worker move (solo: a lift out of a bottom box,
@@ -14,7 +14,7 @@ they are settled (``rules.apply_action`` calls ``next_real_actor``).
 At step k the clock is the step's time and the timers due at that step have run out (and only those). Seats act
 one atomic action at a time in privilege order, round robin (``s.rr`` = the acting seat's index in ``s.priv``);
 a pass counts (``s.passes``, passes in a row) and any other action resets the count. When every seat passed in a
-row the step ends (``timers.step_end``): the due timers nobody flipped are flipped automatically in ``auto_flip_order``
+row the step ends (``clock.step_end``): the due timers nobody flipped are flipped automatically in ``auto_flip_order``
 (FL_AUTO: no trigger, no marker to the Automa board, II.2), then the next step begins with the first seat in
 privilege order. Should an automatic flip call council (step 10), the seats act again until all pass; once
 council is called, all passing starts the council (``council.council_begin``).
@@ -34,14 +34,14 @@ rulebook's claim privilege, I.7.7). A timer that has run out and that no seat fl
 (FL_AUTO) at its deadline: run-out + the flip-delay median + the simultaneity window (nobody at the table
 flipped it within the usual reaction). With ``allow_delayed_flips`` there is no deadline: a run-out timer waits
 for a seat, and flips by itself only when every seat waits and no sand runs any more.
-The clock never moves back (``now`` only grows within a round; ``timers.round_start`` restarts it at 0).
+The clock never moves back (``now`` only grows within a round; ``clock.round_start`` restarts it at 0).
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from simlab.games.pendulum import council, effects, timers, workers
+from simlab.games.pendulum import clock, council, effects, timers, workers
 from simlab.games.pendulum.codes import (
     A_ACTION,
     A_CLAIM,
@@ -175,7 +175,7 @@ def real_apply(s, t, a: int, log) -> None:
     if timed:
         s.ready_at[p] = s.now + timers.action_time(s, t)
     if a < A_PICKUP:
-        timers.human_flip(s, t, p, a - A_FLIP, log)
+        clock.human_flip(s, t, p, a - A_FLIP, log)
     elif a == A_PICKUP:
         effects.pickup(s, t, p, log)
     elif a == A_REFILL:
@@ -204,14 +204,14 @@ def next_real_actor(s, t, log) -> None:
     step, the timed clock, or — council called and every seat passed — the council (``council.council_begin``)."""
     s.phase = PH_REAL
     if timers.is_timed(t):
-        if not timers.timed_pick(s, t, log):
+        if not clock.timed_pick(s, t, log):
             council.council_begin(s, t, log)
         return
     if s.passes >= s.n_players:
         if s.council_called != 0:
             council.council_begin(s, t, log)
             return
-        timers.step_end(s, t, log)
+        clock.step_end(s, t, log)
         return
     s.rr = timers.next_seat_index(s, s.rr)
     s.actor = s.priv[s.rr]

@@ -29,7 +29,7 @@ achievements, council with the cards removed, the offer and the display). Then P
 **Phases** (``legal_actions`` / ``apply_action``; ``s.actor`` decides):
 
 - PH_START: in privilege order every seat places its grande on a bottom-row space, then every seat its common
-  (``workers.start_legal`` / ``start_apply``); then ``timers.round_start`` (the round-start flips, PH_REAL).
+  (``workers.start_legal`` / ``start_apply``); then ``clock.round_start`` (the round-start flips, PH_REAL).
 - PH_REAL: the seat's atomic actions (``realtime.real_legal`` / ``real_apply``; who acts next:
   ``realtime.next_real_actor``, which also starts the council).
 - PH_PENDING: the top decision of the pending stack, by ``s.pend_seat`` (``effects.pending_legal`` /
@@ -54,7 +54,7 @@ from simlab.core import kernels
 from simlab.core.kernels import bind
 from simlab.core.kernels import new_log as _new_log
 from simlab.core.rng import below, derive_key
-from simlab.games.pendulum import automa, council, effects, realtime, timers, workers
+from simlab.games.pendulum import automa, clock, council, effects, realtime, timers, workers
 from simlab.games.pendulum.codes import (
     A_LIFT,
     A_MOVE,
@@ -448,7 +448,7 @@ def setup(s, seed, n_players, t, log) -> None:
 @njit(cache=True)
 def start_next(s, t, log) -> None:
     """PH_START: the next seat to place (privilege order: every grande, then every common); when every seat
-    has placed both, the round-start flips (``timers.round_start``)."""
+    has placed both, the round-start flips (``clock.round_start``)."""
     for j in range(s.n_priv):
         p = s.priv[j]
         if timers.is_seat(s, p):
@@ -463,7 +463,7 @@ def start_next(s, t, log) -> None:
             s.phase = PH_START
             s.actor = p
             return
-    timers.round_start(s, t, log)
+    clock.round_start(s, t, log)
 
 
 # ---------------------------------------------------------------- legal actions

@@ -59,6 +59,7 @@ from __future__ import annotations
 from numba import njit
 
 from simlab.games.pendulum import automa, effects
+from simlab.games.pendulum.automa import automa_on_space
 from simlab.games.pendulum.codes import (
     A_ACTION,
     A_LIFT,
@@ -151,17 +152,6 @@ def grande_count(s, p: int) -> int:
         if s.w_grande[p, w] != 0:
             n += 1
     return n
-
-
-@njit(cache=True)
-def automa_on_space(s, d: int) -> bool:
-    """Solo: an Automa worker stands in space d (Automa workers are always in top frames)."""
-    k = 0
-    if s.solo != 0:
-        for i in range(6):
-            if s.a_work[i] == d:
-                k += 1
-    return k > 0
 
 
 @njit(cache=True)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from simlab.core.kernels import new_log
-from simlab.games.pendulum import automa, timers, workers
+from simlab.games.pendulum import automa, clock, timers, workers
 from simlab.games.pendulum.codes import (
     AG_AUTOMA1,
     AG_AUTOMA2,
@@ -612,7 +612,7 @@ def test_trigger_human_flips_green_while_purple_run_out():
             s["runs_out"][T_PURPLE] = 40.0
         log = new_log(100, LOG_WIDTH)
         if case["flipper"] == "human":
-            timers.human_flip(s, t, 0, tm, log)
+            clock.human_flip(s, t, 0, tm, log)
         else:
             timers.flip_timer(s, t, tm, FL_AUTOMA, log, -1)
         got.append(len(events(log, EV_AUTOMA_DRAW)))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simlab.games.pendulum import rules, timers
+from simlab.games.pendulum import clock, rules, timers
 from simlab.games.pendulum.codes import (
     A_FLIP,
     A_PASS,
@@ -246,7 +246,7 @@ def test_no_flip_legal_after_council_called():
     assert list(out[:3]) == [A_FLIP + T_PURPLE, A_FLIP + T_GREEN, A_FLIP + T_BLACK]
     s["purple_flips"] = 2
     s["markers_left"] = 1
-    timers.human_flip(s, t, int(s["actor"]), T_PURPLE, log)
+    clock.human_flip(s, t, int(s["actor"]), T_PURPLE, log)
     assert s["council_called"] == 1 and s["markers_left"] == 0 and s["purple_flips"] == 3
     assert timers.flip_legal(s, t, 0, out, 0) == 0
     row_before = int(s["timer_row"][T_GREEN])
@@ -302,7 +302,7 @@ def test_flip_switches_row_and_restarts_the_sand():
     s["now"] = 45.0
     assert timers.has_run_out(s, T_BLACK) and not timers.has_run_out(s, T_GREEN)
     row = int(s["timer_row"][T_BLACK])
-    timers.human_flip(s, t, int(s["actor"]), T_BLACK, log)
+    clock.human_flip(s, t, int(s["actor"]), T_BLACK, log)
     assert s["timer_row"][T_BLACK] == 1 - row and s["runs_out"][T_BLACK] == 90.0
     assert not timers.has_run_out(s, T_BLACK)
     assert s["purple_flips"] == 1 and s["markers_left"] == 2  # only purple counts
@@ -339,7 +339,7 @@ def test_legendary_leaves_at_purple_flip_2_in_solo(n, removed):
     t = ru.tables[0]
     s["legendary_on_card"] = 1  # as in rounds 2-4
     s["now"] = 180.0
-    timers.human_flip(s, t, int(s["actor"]), T_BLACK, log)
+    clock.human_flip(s, t, int(s["actor"]), T_BLACK, log)
     assert s["legendary_on_card"] == 1
     timers.flip_timer(s, t, T_PURPLE, FL_AUTO, log, -1)
     assert s["purple_flips"] == 2
@@ -363,7 +363,7 @@ def test_trigger2_seat_flips_green_or_black_while_purple_run_out():
         ru, st, log = _trigger2_state()
         s = st[0]
         draws = s["st_triggers"][TR_HUMAN_FLIP]
-        timers.human_flip(s, ru.tables[0], 0, tm, log)
+        clock.human_flip(s, ru.tables[0], 0, tm, log)
         assert s["st_triggers"][TR_HUMAN_FLIP] == draws + 1
         d = rows(log, EV_AUTOMA_DRAW)
         assert d[-1, FIELD0] == TR_HUMAN_FLIP
@@ -378,18 +378,18 @@ def test_trigger2_does_not_fire(case):
     t = ru.tables[0]
     if case == "purple_not_out":
         s["runs_out"][T_PURPLE] = 200.0
-        timers.human_flip(s, t, 0, T_GREEN, log)
+        clock.human_flip(s, t, 0, T_GREEN, log)
     elif case == "purple_flip":
-        timers.human_flip(s, t, 0, T_PURPLE, log)
+        clock.human_flip(s, t, 0, T_PURPLE, log)
     elif case == "auto":
-        timers.auto_flip(s, t, T_GREEN, log)
+        clock.auto_flip(s, t, T_GREEN, log)
     elif case == "automa":
         timers.flip_timer(s, t, T_GREEN, FL_AUTOMA, log)
     elif case == "multi":
-        timers.human_flip(s, t, int(s["actor"]), T_GREEN, log)
+        clock.human_flip(s, t, int(s["actor"]), T_GREEN, log)
     else:
         s["council_called"] = 1
-        timers.human_flip(s, t, 0, T_GREEN, log)
+        clock.human_flip(s, t, 0, T_GREEN, log)
     assert s["st_triggers"][TR_HUMAN_FLIP] == 0
     assert len(rows(log, EV_AUTOMA_DRAW)) == 0
 
@@ -525,13 +525,13 @@ def test_timed_privilege_settles_near_simultaneous_actions():
     s["ready_at"][seats[2]] = now + 1.0
     s["ready_at"][seats[0]] = now + 1.6
     s["ready_at"][seats[1]] = now + 9.0
-    assert timers.timed_pick(s, t, log)
+    assert clock.timed_pick(s, t, log)
     assert s["actor"] == seats[0] and abs(s["now"] - (now + 1.6)) < 1e-9
     c = rows(log, EV_CONFLICT)
     assert len(c) == 1 and c[0, FIELD0] == seats[0] and c[0, FIELD0 + 1] == seats[2]
     s["ready_at"][seats[0]] = now + 2.8  # more than the window after seats[2]'s 1.0
     s["now"] = now
-    assert timers.timed_pick(s, t, log)
+    assert clock.timed_pick(s, t, log)
     assert s["actor"] == seats[2]
 
 
