@@ -40,7 +40,7 @@ Readings fixed here (the brief and NOTES leave them to the implementation):
 - **Adjacent action on a double frame**: ``A_SPACE + d2`` cannot carry the reward, so choosing a double frame
   pushes two PD_ADJACENT entries: a carrier (arg ``-2 - d2``) and on top the choice (arg ``ADJ_CHOICE``,
   options ``A_RES + alt``); the choice pops the carrier and takes the action; declining (A_NO) leaves the
-  carrier, which offers nothing and is dropped by ``effects.pending_settle``.
+  carrier, which offers nothing and is dropped by ``pending.pending_settle``.
 - **Insurgent** (``timed_place``): a free worker goes straight into the top frame of a space on a timed row
   (blocking applies, production spaces excluded, cost payable) and takes its action at once. On a double
   frame (1-3 board: green top 0 is the only one without production) the worker waits in the top frame and
@@ -58,7 +58,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from simlab.games.pendulum import automa, effects
+from simlab.games.pendulum import automa, economy
 from simlab.games.pendulum.automa import automa_on_space
 from simlab.games.pendulum.codes import (
     A_ACTION,
@@ -77,7 +77,6 @@ from simlab.games.pendulum.codes import (
     EV_WORKER_MOVE,
     EV_WORKER_PLACE,
     N_DEST,
-    OPT_MAX_WORKERS,
     PART_BOTTOM,
     PART_TOP,
     PD_ADJACENT,
@@ -90,7 +89,6 @@ from simlab.games.pendulum.codes import (
     TR_BOTTOM_BOX,
     TR_STEP5,
     W_MAT,
-    W_RESERVE,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
 from simlab.games.pendulum.state import MAX_PLAYERS, MAX_WORKERS
@@ -105,6 +103,14 @@ from simlab.games.pendulum.tables import (
     SP_REWARD0,
     SP_REWARD1,
     SP_ROW,
+)
+from simlab.games.pendulum.workforce import (  # noqa: F401  (re-exported: the workers' API)
+    _set_cause,
+    grande_count,
+    in_play,
+    recruit,
+    recruit_legal,
+    worker_count_in_play,
 )
 
 EVENT_FIELDS = {
@@ -126,32 +132,6 @@ MOD_FREE, MOD_DOUBLE, MOD_ADJACENT, MOD_TIMED_PLACE = 1, 2, 4, 8
 
 
 # ---------------------------------------------------------------- who stands where
-
-
-@njit(cache=True)
-def in_play(s, p: int, w: int) -> bool:
-    """Worker slot w of seat p is in play (on the mat or on a space)."""
-    return s.w_place[p, w] >= W_MAT
-
-
-@njit(cache=True)
-def worker_count_in_play(s, p: int) -> int:
-    """Number of seat p's workers in play (mat and spaces; at most 4)."""
-    n = 0
-    for w in range(MAX_WORKERS):
-        if s.w_place[p, w] >= W_MAT:
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def grande_count(s, p: int) -> int:
-    """Number of grandes seat p has brought into the game (1, or 2 after the grande card)."""
-    n = 0
-    for w in range(MAX_WORKERS):
-        if s.w_grande[p, w] != 0:
-            n += 1
-    return n
 
 
 @njit(cache=True)
@@ -299,12 +279,6 @@ def _log_rows(s, log, r: int, col: int) -> None:
     log[r, FIELD0 + col] = s.timer_row[T_PURPLE]
     log[r, FIELD0 + col + 1] = s.timer_row[T_GREEN]
     log[r, FIELD0 + col + 2] = s.timer_row[T_BLACK]
-
-
-@njit(cache=True)
-def _set_cause(s, r: int) -> None:
-    if s.cause < 0:
-        s.cause = r
 
 
 @njit(cache=True)
@@ -491,7 +465,7 @@ def action_payable(s, t, p: int, d: int) -> bool:
     c = t.sp[d, SP_COST]
     if c <= 0 or cost_waived(s, t, p, d):
         return True
-    return effects.can_pay(s, t, p, c, 1)
+    return economy.can_pay(s, t, p, c, 1)
 
 
 @njit(cache=True)
@@ -518,11 +492,11 @@ def _pay_and_gain(s, t, p: int, d: int, alt: int, times: int, waived: bool, log)
     e, ealt = reward_of(t, d, alt)
     k = 0
     if c > 0 and not waived:
-        effects.pay_gain(s, t, p, c, times, e, ealt, log)  # pay (times times), then gain once
+        economy.pay_gain(s, t, p, c, times, e, ealt, log)  # pay (times times), then gain once
         k = 1
     for _ in range(k, times):
         if e > 0:
-            effects.gain(s, t, p, e, ealt, log)
+            economy.gain(s, t, p, e, ealt, log)
 
 
 @njit(cache=True)
@@ -545,7 +519,7 @@ def _take(s, t, p: int, w: int, alt: int, extra_mask: int, log) -> None:
         s.free_action[p] = 0
         mask |= MOD_FREE
     times = 1
-    if s.double_action[p] != 0 and (c <= 0 or waived or effects.can_pay(s, t, p, c, 2)):
+    if s.double_action[p] != 0 and (c <= 0 or waived or economy.can_pay(s, t, p, c, 2)):
         times = 2
         s.double_action[p] = 0
         mask |= MOD_DOUBLE
@@ -567,7 +541,7 @@ def _take(s, t, p: int, w: int, alt: int, extra_mask: int, log) -> None:
         log[r, FIELD0 + 6] = mask
     _set_cause(s, r)
     if adjacent:
-        effects.push_pending(s, p, PD_ADJACENT, 1, d)
+        economy.push_pending(s, p, PD_ADJACENT, 1, d)
     _pay_and_gain(s, t, p, d, alt, times, waived, log)
 
 
@@ -618,8 +592,8 @@ def adjacent_apply(s, t, p: int, x: int, log) -> None:
     """
     if x >= 0:
         if n_alternatives(t, x) > 1:
-            effects.push_pending(s, p, PD_ADJACENT, 1, -2 - x)
-            effects.push_pending(s, p, PD_ADJACENT, 1, ADJ_CHOICE)
+            economy.push_pending(s, p, PD_ADJACENT, 1, -2 - x)
+            economy.push_pending(s, p, PD_ADJACENT, 1, ADJ_CHOICE)
             return
         d2 = x
         alt = 0
@@ -669,38 +643,6 @@ def retrieve_worker(s, t, p: int, w: int, log) -> None:
     s.w_part[p, w] = PART_TOP
     if trig:
         automa.automa_act(s, t, TR_BOTTOM_BOX, log)
-
-
-@njit(cache=True)
-def _recruit_slot(s, limit: int, p: int) -> int:
-    if worker_count_in_play(s, p) >= limit:
-        return -1
-    for w in range(MAX_WORKERS):
-        if s.w_place[p, w] == W_RESERVE and s.w_grande[p, w] == 0:
-            return w
-    return -1
-
-
-@njit(cache=True)
-def recruit_legal(s, t, p: int) -> bool:
-    """Seat p can recruit: fewer than OPT_MAX_WORKERS workers in play and a common in reserve."""
-    return _recruit_slot(s, int(t.opts[OPT_MAX_WORKERS]), p) >= 0
-
-
-@njit(cache=True)
-def recruit(s, t, p: int, log) -> int:
-    """Bring a reserve common of seat p onto its mat (logs EV_RECRUIT); returns its slot, -1 when none can come."""
-    w = _recruit_slot(s, int(t.opts[OPT_MAX_WORKERS]), p)
-    if w < 0:
-        return -1
-    s.w_place[p, w] = W_MAT
-    s.w_part[p, w] = PART_TOP
-    r = ev_begin(s, log, EV_RECRUIT, p)
-    if r >= 0:
-        log[r, FIELD0 + 0] = w
-        log[r, FIELD0 + 1] = worker_count_in_play(s, p)
-    _set_cause(s, r)
-    return w
 
 
 @njit(cache=True)
