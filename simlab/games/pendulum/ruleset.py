@@ -92,7 +92,7 @@ class PendulumRules:
             raise ValueError(f"'{space_id}' is not a space of the {self.board_side} side") from None
 
     def space(self, d: int) -> Any:
-        """The :class:`~simlab.games.pendulum.data.Space` record of space index ``d``."""
+        """The :class:`~simlab.games.pendulum.data_records.Space` record of space index ``d``."""
         return next(s for s in self.data.spaces if s.space_id == self.space_ids[int(d)])
 
     def council_id(self, c: int) -> str:
