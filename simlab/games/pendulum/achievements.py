@@ -9,8 +9,6 @@ is ``cards.claim`` (the Pacifist's waived claim is a pending decision, ``pending
 
 from __future__ import annotations
 
-from numba import njit
-
 from simlab.games.pendulum.codes import (
     EV_ACHIEVEMENT,
 )
@@ -20,19 +18,20 @@ from simlab.games.pendulum.economy import (
     holds,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
+from simlab.games.pendulum.kernel import kernel
 
 
-@njit(cache=True)
+@kernel
 def _legendary_ok(s, p: int) -> bool:
     return s.legendary_on_card != 0 and s.legendary[p] == 0 and s.ach_card >= 0
 
 
-@njit(cache=True)
+@kernel
 def _claims_left(s, p: int) -> bool:
     return s.ach_claims[p] == 0 or s.claim_twice[p] != 0
 
 
-@njit(cache=True)
+@kernel
 def _claim_do(s, t, p: int, c: int, waived: int, log) -> None:
     """Seat p claims the achievement: c = 0 the legendary token, 1 the ribbon reward (logs EV_ACHIEVEMENT)."""
     card = s.ach_card
@@ -62,7 +61,7 @@ def _claim_do(s, t, p: int, c: int, waived: int, log) -> None:
         gain(s, t, p, rib, -1, log)
 
 
-@njit(cache=True)
+@kernel
 def claim_legal(s, t, p: int, c: int) -> bool:
     """Seat p may claim the achievement now: a card is out, a claim left this round (once; twice with
     ``claim_twice``), its requirement held; c = 0 (legendary) also needs the token on the card and a seat that

@@ -48,7 +48,6 @@ GRANDE (-1 when down) and DEFAULT).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simlab.core import kernels
 from simlab.core.kernels import bind
@@ -123,6 +122,7 @@ from simlab.games.pendulum.codes import (
 )
 from simlab.games.pendulum.endgame import deciding_key
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
+from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.state import STREAM_AUTOMA
 from simlab.games.pendulum.tables import (
     AC_DISCARD,
@@ -224,7 +224,7 @@ EVENT_FIELDS = {
 # ---------------------------------------------------------------- small helpers
 
 
-@njit(cache=True)
+@kernel
 def automa_on_space(s, d: int) -> bool:
     """Whether an Automa worker stands on space ``d`` (solo only)."""
     if s.solo == 0:
@@ -235,13 +235,13 @@ def automa_on_space(s, d: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def human_advanced(s, t) -> bool:
     """The human plays the advanced variant (imposed by levels D-F): the green Automa spaces are in use."""
     return s.advanced[0] != 0 or t.lvl_adv[s.level] != 0
 
 
-@njit(cache=True)
+@kernel
 def score_limit(t, advanced: bool) -> int:
     """The last score-track space a marker may reach: the track's end with the advanced variant, else the last
     space that is not green (I.12.9.4)."""
@@ -256,7 +256,7 @@ def score_limit(t, advanced: bool) -> int:
 # ---------------------------------------------------------------- setup
 
 
-@njit(cache=True)
+@kernel
 def place_setup_workers(s, t, c_purple: int, c_green: int) -> None:
     """The 6 Automa workers from the revealed cards (I.12.2.6): each bottom-row space of purple and green,
     then the small top space of an area whose card shows that area's worker symbol, else the large one.
@@ -276,7 +276,7 @@ def place_setup_workers(s, t, c_purple: int, c_green: int) -> None:
                 break
 
 
-@njit(cache=True)
+@kernel
 def automa_setup(s, t, log) -> None:
     """Automa setup (I.12.2, II.20): deck shuffled (logged as DECK_AUTOMA_SETUP: the top card, last, is the
     purple reveal, the one under it the green reveal), two cards revealed (one with ``setup_reveal =
@@ -318,7 +318,7 @@ def automa_setup(s, t, log) -> None:
 # ---------------------------------------------------------------- real time: one card
 
 
-@njit(cache=True)
+@kernel
 def move_choice(s, t, area: int) -> tuple[int, int]:
     """(index into ``a_work`` of the worker to move, destination space) for a move in ``area`` (I.12.6):
     the leftmost Automa worker in the row the area's timer is on, to the area's space without an Automa
@@ -345,7 +345,7 @@ def move_choice(s, t, area: int) -> tuple[int, int]:
     return best, dest
 
 
-@njit(cache=True)
+@kernel
 def automa_move(s, t, area: int, log) -> int:
     """Resolve a worker-move symbol of ``area`` (I.12.6); logs EV_AUTOMA_MOVE. Returns the destination or -1."""
     mask = 0
@@ -367,7 +367,7 @@ def automa_move(s, t, area: int, log) -> int:
     return dest
 
 
-@njit(cache=True)
+@kernel
 def flip_decision(combo: int, purple_out: bool, other_out: bool, council_called: bool,
                   step5: bool) -> tuple[int, int]:
     """(timer to flip or -1, reason FX_*) for a card's flip combination (I.12.7, II.7, I.12.10 step V).
@@ -388,7 +388,7 @@ def flip_decision(combo: int, purple_out: bool, other_out: bool, council_called:
     return -1, FX_NOT_RUN_OUT
 
 
-@njit(cache=True)
+@kernel
 def automa_flip(s, t, combo: int, step5: bool, log) -> int:
     """Resolve a flip combination (``flip_decision``); logs EV_AUTOMA_FLIP, then flips through
     ``timers.flip_timer(..., FL_AUTOMA, ...)`` (its events point at the EV_AUTOMA_FLIP row) and counts it
@@ -412,7 +412,7 @@ def automa_flip(s, t, combo: int, step5: bool, log) -> int:
         old = s.cause
         if r >= 0:
             s.cause = r
-        if timers.flip_timer(s, t, timer, FL_AUTOMA, log):
+        if timers.flip_timer(s, t, timer, FL_AUTOMA, log, -1):
             s.st_automa_flips += 1
             if timer == T_PURPLE:
                 s.st_automa_purple += 1
@@ -420,7 +420,7 @@ def automa_flip(s, t, combo: int, step5: bool, log) -> int:
     return timer
 
 
-@njit(cache=True)
+@kernel
 def automa_discard(s, t, pos: int, ignored: bool, log) -> int:
     """Resolve a province-discard symbol: the face-up province in display slot ``pos`` (1 = top) leaves the
     game (I.12.8); an empty slot, or step 5 (``ignored``), does nothing. Returns the province or -1."""
@@ -438,7 +438,7 @@ def automa_discard(s, t, pos: int, ignored: bool, log) -> int:
     return card
 
 
-@njit(cache=True)
+@kernel
 def automa_act(s, t, trigger: int, log) -> int:
     """One Automa action (I.12.4.3): draw a card (``draw_card``), then resolve its move, flip and province
     discard in that order (I.12.5). With ``trigger == TR_STEP5`` (or in PH_STEP5) only the move resolves.
@@ -465,7 +465,7 @@ def automa_act(s, t, trigger: int, log) -> int:
 # ---------------------------------------------------------------- score track
 
 
-@njit(cache=True)
+@kernel
 def automa_add_score(s, t, a: int, n: int, log) -> int:
     """Advance Automa ``a``'s marker by ``n`` spaces (I.12.9), stopping at ``score_limit``; logs EV_TRACK.
     Returns the spaces actually moved."""
@@ -497,14 +497,14 @@ def automa_add_score(s, t, a: int, n: int, log) -> int:
 # ---------------------------------------------------------------- council: VP and votes
 
 
-@njit(cache=True)
+@kernel
 def council_vp_value(cards_vp: int, bonus: int, markers: int) -> tuple[int, int]:
     """(raw sum, VP gained) of the council VP step: card VP + scoring bonus + 1 per marker, floored at 0."""
     raw = cards_vp + bonus + markers
     return raw, raw if raw > 0 else 0
 
 
-@njit(cache=True)
+@kernel
 def votes_value(cards_votes: int, bonus: int, markers: int, cap: int) -> tuple[int, int]:
     """(raw sum, votes) of council step I: card votes + scoring bonus + 1 per marker, clamped to 0..cap."""
     raw = cards_votes + bonus + markers
@@ -516,7 +516,7 @@ def votes_value(cards_votes: int, bonus: int, markers: int, cap: int) -> tuple[i
     return raw, v
 
 
-@njit(cache=True)
+@kernel
 def _round_index(s) -> int:
     r = s.round - 1
     if r < 0:
@@ -526,13 +526,13 @@ def _round_index(s) -> int:
     return r
 
 
-@njit(cache=True)
+@kernel
 def scoring_bonus(s, t, which: int) -> int:
     """The scoring card's bonus for the level and round: ``which`` 0 = VP, 1 = votes."""
     return t.scoring[s.level, _round_index(s), which]
 
 
-@njit(cache=True)
+@kernel
 def automa_council_vp(s, t, log) -> None:
     """The Automa VP step before council step 1 (I.12.10): for Automa 1 then 2, reveal 3 cards (none with
     Omen, whose cards are already laid; an Automa short of 3 is topped up), score them; logs
@@ -575,7 +575,7 @@ def automa_council_vp(s, t, log) -> None:
             log[r, FIELD0 + 16] = scoring_bonus(s, t, 1)
 
 
-@njit(cache=True)
+@kernel
 def automa_votes_raw(s, t, a: int) -> int:
     """Automa ``a``'s unclamped votes sum (cards + scoring bonus + markers on the Automa board)."""
     v = 0
@@ -584,7 +584,7 @@ def automa_votes_raw(s, t, a: int) -> int:
     return v + scoring_bonus(s, t, 1) + s.markers_automa
 
 
-@njit(cache=True)
+@kernel
 def automa_votes(s, t, a: int) -> int:
     """Automa ``a``'s votes at council step I (I.12.10): the raw sum clamped to 0..votes cap (20)."""
     v = automa_votes_raw(s, t, a)
@@ -599,7 +599,7 @@ def automa_votes(s, t, a: int) -> int:
 # ---------------------------------------------------------------- council: rewards
 
 
-@njit(cache=True)
+@kernel
 def _offer_index(s, card: int) -> int:
     for i in range(5):
         if s.offer[i] == card:
@@ -607,7 +607,7 @@ def _offer_index(s, card: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@kernel
 def board_card(s, place: int) -> int:
     """The council card at board place ``place`` (CS_*: R1..R5 = offer slots, DEFAULT, GRANDE), -1 if none
     (taken, or the grande card turned down)."""
@@ -620,7 +620,7 @@ def board_card(s, place: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@kernel
 def symbol_scan(s, t, a: int, sym: int, out) -> tuple[int, int, int]:
     """Scan the council board in the reading order (``OPT_READ_ORDER0..``) for symbol ``sym`` of Automa
     ``a``'s card. Fills ``out`` with the matching cards in reading order. Returns (result SY_*, number of
@@ -648,7 +648,7 @@ def symbol_scan(s, t, a: int, sym: int, out) -> tuple[int, int, int]:
     return SY_NO_MATCH, 0, -1
 
 
-@njit(cache=True)
+@kernel
 def take_board_card(s, a: int, place: int) -> int:
     """Automa ``a`` takes the card at board place ``place`` (it gains nothing from it): an offer card leaves
     the offer (-1); the grande card fills the Automa's grande slot and is turned down. Returns the card."""
@@ -661,7 +661,7 @@ def take_board_card(s, a: int, place: int) -> int:
     return c
 
 
-@njit(cache=True)
+@kernel
 def human_track_distances(s, t) -> tuple[int, int, int]:
     """The human's distance of each track (K_* order) to its LAST space, glory counted with the advanced
     variant (final council, I.12.10)."""
@@ -675,7 +675,7 @@ def human_track_distances(s, t) -> tuple[int, int, int]:
     return d[0], d[1], d[2]
 
 
-@njit(cache=True)
+@kernel
 def rank_tracks(d0: int, d1: int, d2: int, o0: int, o1: int, o2: int) -> tuple[int, int, int]:
     """Tracks ordered worst first (largest distance), ties by the mat order ``o0, o1, o2`` (track codes,
     highest on the mat first). Returns (worst, second, third) track codes."""
@@ -698,7 +698,7 @@ def rank_tracks(d0: int, d1: int, d2: int, o0: int, o1: int, o2: int) -> tuple[i
     return res[0], res[1], res[2]
 
 
-@njit(cache=True)
+@kernel
 def final_card_for_track(t, k: int) -> int:
     """The final council card of track ``k`` (power F3, prestige F4, popularity F2; k = 3: F1 for all)."""
     for c in range(C_F1, C_F5 + 1):
@@ -707,7 +707,7 @@ def final_card_for_track(t, k: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@kernel
 def final_choice(s, t) -> tuple[int, int, int, int, int, int]:
     """The final council pick of an Automa (I.12.10, II.9): (card or -1 for the 1 VP default, how RW_*,
     preference index used or -1, worst, second, third track). F5 first when the human lacks the legendary and
@@ -736,7 +736,7 @@ def final_choice(s, t) -> tuple[int, int, int, int, int, int]:
     return -1, RW_FALLBACK, -1, w0, w1, w2
 
 
-@njit(cache=True)
+@kernel
 def _log_final(s, t, a: int, card: int, how: int, log) -> None:
     """The EV_AUTOMA_SYMBOL row of a final-council pick (see EVENT_FIELDS)."""
     r = ev_begin(s, log, EV_AUTOMA_SYMBOL, AG_AUTOMA1 + a)
@@ -781,7 +781,7 @@ def _log_final(s, t, a: int, card: int, how: int, log) -> None:
     log[r, FIELD0 + 16] = d2
 
 
-@njit(cache=True)
+@kernel
 def automa_reward(s, t, a: int, rank: int, log) -> int:
     """Council step II for Automa ``a`` at privilege place ``rank`` (0-based, as council.py counts;
     I.12.10): the rank bonus VP (``t.priv_bonus[rank]``: 2/1/0 with 3 players), then, in councils 1-3, the
@@ -866,7 +866,7 @@ def automa_reward(s, t, a: int, rank: int, log) -> int:
     return card
 
 
-@njit(cache=True)
+@kernel
 def final_track_tied(s, t, pref: int, w0: int, w1: int, w2: int) -> bool:
     """Final council: the preference ``pref`` (FP_*) picked a track (worst, second or third) whose distance
     equals another track's, so ``track_order_on_mat`` decided which card it was (II.10)."""
@@ -887,7 +887,7 @@ def final_track_tied(s, t, pref: int, w0: int, w1: int, w2: int) -> bool:
     return n > 1
 
 
-@njit(cache=True)
+@kernel
 def automa_round_reset(s, t, log) -> None:
     """Council step IV (I.12.10): all 32 cards (deck, discard, the council / Omen cards) shuffled into a new
     deck; logs EV_DECK_ORDER."""
@@ -907,7 +907,7 @@ def automa_round_reset(s, t, log) -> None:
 # ---------------------------------------------------------------- end of game
 
 
-@njit(cache=True)
+@kernel
 def distance_from_label(t, space: int) -> tuple[int, int]:
     """(label read, space it was read from) for an Automa marker on ``space`` (I.12.11.6): the negative label
     printed on that space, or on the space before it when it has none; (0, -1) when neither has one (in the
@@ -921,14 +921,14 @@ def distance_from_label(t, space: int) -> tuple[int, int]:
     return 0, -1
 
 
-@njit(cache=True)
+@kernel
 def automa_reached(t, space: int) -> bool:
     """An Automa marker on a parchment (or green) space reached the parchment."""
     k = t.trk[space, TRK_KIND]
     return k in (TK_PARCHMENT, TK_GLORY)
 
 
-@njit(cache=True)
+@kernel
 def automa_parchment(t, space: int, beyond_entry: bool) -> tuple[int, int]:
     """(parchment spaces, glory spaces) of an Automa marker on ``space``: its parchment index (the first
     parchment space counts 1, or 0 with ``parchment_counting = beyond_entry``; a green space counts every
@@ -948,7 +948,7 @@ def automa_parchment(t, space: int, beyond_entry: bool) -> tuple[int, int]:
     return p, glory
 
 
-@njit(cache=True)
+@kernel
 def _priv_pos(s, agent: int) -> int:
     for i in range(s.n_priv):
         if s.priv[i] == agent:
@@ -956,7 +956,7 @@ def _priv_pos(s, agent: int) -> int:
     return 99
 
 
-@njit(cache=True)
+@kernel
 def solo_end_key_name(k: int, no_legendary: bool, reached: bool) -> int:
     """The DB_* name of key ``k`` of ``solo_end``'s comparison for a player (-1: none, a tie)."""
     if k == 0:
@@ -972,7 +972,7 @@ def solo_end_key_name(k: int, no_legendary: bool, reached: bool) -> int:
     return DB_NONE
 
 
-@njit(cache=True)
+@kernel
 def solo_end(s, t, log) -> None:
     """The solo game end (I.12.11 with II.10-13). Fills ``rank[0]``, ``rank[AG_AUTOMA1/2]`` (1 + players
     strictly ahead), ``winner[0]``, ``automa_won`` (0, 1, 2), ``end_branch``; logs one EV_GAME_END per player.

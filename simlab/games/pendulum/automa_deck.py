@@ -31,6 +31,7 @@ from simlab.games.pendulum.codes import (
     TR_OMEN,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
+from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.sand import has_run_out
 from simlab.games.pendulum.state import STREAM_AUTOMA
 from simlab.games.pendulum.tables import (
@@ -50,7 +51,7 @@ N_COUNCIL_CARDS = 3  # cards revealed per Automa at council
 _DECK_V = 14  # values per EV_DECK_ORDER row
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def log_deck(s, log, deck: int, arr, n: int, actor: int) -> None:
     """EV_DECK_ORDER rows listing ``arr[:n]`` in index order, 14 a row (``start``: the first index, ``n``: the
     values in that row, -1 padding); for the Automa deck the top card is the last."""
@@ -70,7 +71,7 @@ def log_deck(s, log, deck: int, arr, n: int, actor: int) -> None:
             return
 
 
-@njit(cache=True)
+@kernel
 def _card_ms_delay(s, t) -> None:
     """Timed model: the human spends ``automa_card_resolution_s`` on one card."""
     if t.opts[OPT_TIME_MODEL] == TM_TIMED:
@@ -80,7 +81,7 @@ def _card_ms_delay(s, t) -> None:
         s.ready_at[0] = base + t.opts[OPT_AUTOMA_CARD_MS] / 1000.0
 
 
-@njit(cache=True)
+@kernel
 def _reshuffle_discard(s, log) -> None:
     for i in range(s.a_disc_n):
         s.a_deck[i] = s.a_disc[i]
@@ -90,7 +91,7 @@ def _reshuffle_discard(s, log) -> None:
     log_deck(s, log, DECK_AUTOMA, s.a_deck, s.a_deck_n, -1)
 
 
-@njit(cache=True)
+@kernel
 def draw_card(s, t, trigger: int, a: int, log) -> int:
     """Draw the top Automa card (reshuffling the discard into an empty deck first) and log EV_AUTOMA_DRAW.
 
@@ -137,7 +138,7 @@ def draw_card(s, t, trigger: int, a: int, log) -> int:
     return c
 
 
-@njit(cache=True)
+@kernel
 def omen_before_purple_flip(s, t, log) -> None:
     """Omen variant (I.12.13): one card for Automa 1, then one for Automa 2, laid on the Automa board; called
     before every purple flip (round start included) by ``timers.flip_timer``. An Automa that already holds its

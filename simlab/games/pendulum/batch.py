@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simlab.core.kernels import winner_mask
 from simlab.games.pendulum import columns as col
@@ -18,12 +17,13 @@ from simlab.games.pendulum.codes import (
     OPT_TIME_MODEL,
     W_MAT,
 )
+from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.players import choose_action
 from simlab.games.pendulum.rules import apply_action, legal_actions, new_log, setup
 from simlab.games.pendulum.state import MAX_WORKERS, STATE_DTYPE
 
 
-@njit(cache=True)
+@kernel
 def play_games(seeds, n_players: int, kinds, params, lineup, tables, out_games, out_seats) -> None:
     """Play ``len(seeds)`` games; game i uses line-up ``lineup[i]`` (rows of kinds/params).
 
@@ -45,7 +45,7 @@ def play_games(seeds, n_players: int, kinds, params, lineup, tables, out_games, 
         write_results(s, t, i, out_games, out_seats)
 
 
-@njit(cache=True)
+@kernel
 def parchment_vp(s, t, p: int) -> int:
     """VP inside the parchment over the three tracks (0 unless all three reached it)."""
     first = t.opts[OPT_PARCHMENT_FIRST]
@@ -57,7 +57,7 @@ def parchment_vp(s, t, p: int) -> int:
     return total
 
 
-@njit(cache=True)
+@kernel
 def worst_distance(s, t, p: int) -> int:
     """Distance of the seat's worst track to the parchment (0 when every track is in it)."""
     first = t.opts[OPT_PARCHMENT_FIRST]
@@ -69,7 +69,7 @@ def worst_distance(s, t, p: int) -> int:
     return worst
 
 
-@njit(cache=True)
+@kernel
 def write_results(s, t, i: int, out_games, out_seats) -> None:
     """Copy a finished game's results into row i of the output arrays."""
     n = s.n_players
@@ -157,7 +157,7 @@ def write_results(s, t, i: int, out_games, out_seats) -> None:
         r[col.S_DECISIONS] = s.st_decisions[p]
 
 
-@njit(cache=True)
+@kernel
 def _results(s_arr, tables, out_games, out_seats) -> None:
     write_results(s_arr[0], tables[0], 0, out_games, out_seats)
 

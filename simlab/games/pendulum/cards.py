@@ -18,8 +18,6 @@ ribbon; ``claim_legal`` is there), then the settle. EV_STRATAGEM and EV_PICKUP r
 
 from __future__ import annotations
 
-from numba import njit
-
 from simlab.games.pendulum import workers
 from simlab.games.pendulum.achievements import (
     _claim_do,
@@ -41,6 +39,7 @@ from simlab.games.pendulum.economy import (
     pay_gain,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
+from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.pending import (
     pending_settle,
 )
@@ -73,7 +72,7 @@ from simlab.games.pendulum.tables import (
 )
 
 
-@njit(cache=True)
+@kernel
 def _can_act_now(s, t, p: int, coloured_only: bool) -> bool:
     """Seat p has a worker in a top frame of a timed row (green or purple only when coloured_only)."""
     for w in range(MAX_WORKERS):
@@ -88,7 +87,7 @@ def _can_act_now(s, t, p: int, coloured_only: bool) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def _any_discarded(s, t, p: int, skip: int) -> bool:
     k = 0
     for j in range(t.n_strats):
@@ -97,7 +96,7 @@ def _any_discarded(s, t, p: int, skip: int) -> bool:
     return k > 0
 
 
-@njit(cache=True)
+@kernel
 def _is_modifier(sp: int) -> bool:
     """The special arms a worker-action modifier (free, double or adjacent action)."""
     if sp == SP_FREE_ACTION:
@@ -107,7 +106,7 @@ def _is_modifier(sp: int) -> bool:
     return sp == SP_ADJACENT
 
 
-@njit(cache=True)
+@kernel
 def strat_playable(s, t, p: int, i: int) -> bool:
     """Seat p may play stratagem i now: in hand, cost payable, its needs met and its effect able to act."""
     if i < 0 or i >= t.n_strats or s.strat[p, i] != 1:
@@ -149,7 +148,7 @@ def strat_playable(s, t, p: int, i: int) -> bool:
     return not (sp == SP_CLAIM_ACH and (s.ach_card < 0 or not _claims_left(s, p)))
 
 
-@njit(cache=True)
+@kernel
 def strat_legal(s, t, p: int, out, n: int) -> int:
     """Append ``A_STRAT + i`` (ascending) for every stratagem seat p may play now (``strat_playable``)."""
     for i in range(t.n_strats):
@@ -159,7 +158,7 @@ def strat_legal(s, t, p: int, out, n: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def play_strat(s, t, p: int, i: int, log) -> None:
     """Seat p plays stratagem i: logs EV_STRATAGEM, the card goes to the discard, pay its cost, gain its effect
     (the gain waits for a wild payment's decisions), then settle the pending stack."""
@@ -182,13 +181,13 @@ def play_strat(s, t, p: int, i: int, log) -> None:
     pending_settle(s, t, log)
 
 
-@njit(cache=True)
+@kernel
 def pickup_legal(s, t, p: int) -> bool:
     """Seat p may Pick Up Stratagems: a discarded stratagem and OPT_PICKUP_CULTURE culture to pay."""
     return s.res[p, R_CULTURE] >= t.opts[OPT_PICKUP_CULTURE] and _any_discarded(s, t, p, -1)
 
 
-@njit(cache=True)
+@kernel
 def pickup(s, t, p: int, log) -> None:
     """Pick Up Stratagems: pay OPT_PICKUP_CULTURE culture, every discarded stratagem back to hand (EV_PICKUP)."""
     before = int(s.res[p, R_CULTURE])
@@ -198,7 +197,7 @@ def pickup(s, t, p: int, log) -> None:
     pending_settle(s, t, log)
 
 
-@njit(cache=True)
+@kernel
 def claim(s, t, p: int, c: int, log) -> None:
     """Seat p claims the achievement (c = 0 legendary, 1 ribbon; assumes ``claim_legal``); logs EV_ACHIEVEMENT,
     then settles the pending stack (a ribbon may conquer or produce)."""

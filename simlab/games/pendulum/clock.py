@@ -24,8 +24,6 @@ sits above ``automa`` (trigger 2 makes the Automa act), which sits above ``timer
 
 from __future__ import annotations
 
-from numba import njit
-
 from simlab.games.pendulum import automa
 from simlab.games.pendulum.codes import (
     EV_CLOCK,
@@ -48,6 +46,7 @@ from simlab.games.pendulum.codes import (
     TR_HUMAN_FLIP,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
+from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.sand import INF, N_TIMERS, any_running, due_mask, has_run_out, next_run_out
 from simlab.games.pendulum.state import MAX_PLAYERS
 from simlab.games.pendulum.tables import SC_DUE, SC_PURPLE_NO, SC_TIME
@@ -69,7 +68,7 @@ from simlab.games.pendulum.timers import (
 )
 
 
-@njit(cache=True)
+@kernel
 def human_flip(s, t, p: int, timer: int, log) -> None:
     """Seat ``p`` flips ``timer`` (run out). Solo trigger 2: a green or black flip while purple has run out
     makes the Automa act after the flip (NOTES I.12.4.2; only the seat's own flips do)."""
@@ -85,7 +84,7 @@ def human_flip(s, t, p: int, timer: int, log) -> None:
         s.cause = old
 
 
-@njit(cache=True)
+@kernel
 def auto_flip(s, t, timer: int, log) -> None:
     """A flip nobody made (a schedule step ended, or nobody flipped in the timed model): FL_AUTO, no trigger, no
     marker to the Automa board. With ``auto_flips_count_as_human_flips`` it is the seat's flip instead
@@ -96,7 +95,7 @@ def auto_flip(s, t, timer: int, log) -> None:
         flip_timer(s, t, timer, FL_AUTO, log, -1)
 
 
-@njit(cache=True)
+@kernel
 def auto_flip_due(s, t, log) -> int:
     """Flip every timer that has run out, in ``auto_flip_order`` (``auto_flip``); returns the mask flipped.
     Stops once council is called (the order puts purple last by default)."""
@@ -111,7 +110,7 @@ def auto_flip_due(s, t, log) -> int:
     return m
 
 
-@njit(cache=True)
+@kernel
 def log_step(s, t, auto_mask: int, log) -> None:
     """EV_SCHEDULE_STEP for the step that begins now."""
     r = ev_begin(s, log, EV_SCHEDULE_STEP, -1)
@@ -125,7 +124,7 @@ def log_step(s, t, auto_mask: int, log) -> None:
         log[r, FIELD0 + 4] = auto_mask
 
 
-@njit(cache=True)
+@kernel
 def begin_real(s, t, log) -> None:
     """The real-time phase begins (after the round-start flips, ``now`` = 0): schedule step 0 with the first
     seat in privilege order, or the timed clock with fresh reaction times for every seat."""
@@ -144,7 +143,7 @@ def begin_real(s, t, log) -> None:
         s.actor = s.priv[s.rr]
 
 
-@njit(cache=True)
+@kernel
 def step_end(s, t, log) -> None:
     """Schedule model: every seat passed in a row and council is not called. The due timers nobody flipped are
     flipped automatically (not with ``allow_delayed_flips`` while some sand still runs); then the next step
@@ -176,7 +175,7 @@ def step_end(s, t, log) -> None:
     s.actor = s.priv[s.rr]
 
 
-@njit(cache=True)
+@kernel
 def timed_pick(s, t, log) -> bool:
     """Timed model: run the clock to the next seat's decision (sand run-outs wake waiting seats, deadlines flip
     the timers nobody flipped) and make that seat the actor; False when every seat waits after council was
@@ -259,7 +258,7 @@ def timed_pick(s, t, log) -> bool:
             return False
 
 
-@njit(cache=True)
+@kernel
 def round_start(s, t, log) -> None:
     """Start the real-time phase of a round (I.3.7, I.8.7): the clock restarts at 0, the purple count and the
     time markers are reset, all three timers flip (FL_ROUND_START, in ``auto_flip_order``; purple flip 1,

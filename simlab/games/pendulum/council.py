@@ -74,6 +74,7 @@ from simlab.games.pendulum.codes import (
     PH_TRIM,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
+from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.state import MAX_PLAYERS, MAX_PRIV
 from simlab.games.pendulum.tables import (
     C_DEFAULT,
@@ -130,13 +131,13 @@ EVENT_FIELDS = {
 # ---------------------------------------------------------------- small helpers
 
 
-@njit(cache=True)
+@kernel
 def is_seat(s, a: int) -> bool:
     """Whether privilege-track agent ``a`` is a seat (not the neutral, not an Automa)."""
     return 0 <= a < s.n_players and a < MAX_PLAYERS
 
 
-@njit(cache=True)
+@kernel
 def priv_pos(s, a: int) -> int:
     """The 0-based place of agent ``a`` on the privilege track (-1 if absent)."""
     for i in range(s.n_priv):
@@ -145,14 +146,14 @@ def priv_pos(s, a: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@kernel
 def card_kind(t, c: int) -> int:
     """The kind (CK_*) of council card ``c`` (the ruleset makes card 6 immediate or a stratagem per
     ``council_card_6_kind``)."""
     return t.co[c, CO_KIND]
 
 
-@njit(cache=True)
+@kernel
 def prov_limit(s, t, p: int) -> int:
     """How many provinces seat ``p`` may keep under each mat slot (2, or 3 with the Max-3 card)."""
     if s.max3[p] != 0:
@@ -160,13 +161,13 @@ def prov_limit(s, t, p: int) -> int:
     return int(t.opts[OPT_PROV_LIMIT])
 
 
-@njit(cache=True)
+@kernel
 def grande_card_legal(s, t, p: int) -> bool:
     """The grande card: face up, a common worker in play to swap and the second grande still unused."""
     return s.grande_up != 0 and workers.grande_swap_legal_workers(s, t, p) != 0
 
 
-@njit(cache=True)
+@kernel
 def card_legal(s, t, p: int, c: int) -> bool:
     """Whether seat ``p`` may take council card ``c`` (offered or fixed; the offer itself is not checked)."""
     if c == C_DEFAULT:
@@ -189,7 +190,7 @@ def card_legal(s, t, p: int, c: int) -> bool:
 # ---------------------------------------------------------------- step 1: votes and privilege
 
 
-@njit(cache=True)
+@kernel
 def agent_votes(s, t, a: int) -> int:
     """What agent ``a`` bids at step 1: a seat its votes, the neutral 3, an Automa its card votes (0..20)."""
     if a == AG_NEUTRAL:
@@ -201,7 +202,7 @@ def agent_votes(s, t, a: int) -> int:
     return int(s.votes[a])
 
 
-@njit(cache=True)
+@kernel
 def reorder_privilege(priv, votes, n: int, out) -> None:
     """The privilege track after the vote: ``out[:n]`` = ``priv[:n]`` by votes, most first; agents with equal
     votes in REVERSE of their current order (``votes[i]`` is the bid of ``priv[i]``)."""
@@ -218,7 +219,7 @@ def reorder_privilege(priv, votes, n: int, out) -> None:
         out[j] = priv[best]
 
 
-@njit(cache=True)
+@kernel
 def council_begin(s, t, log) -> None:
     """Start the council (the last time marker was knocked and every agent passed): the Automas' council VP
     (solo), step 1 (votes, privilege order, votes discarded) and step 2 up to the first seat's decision."""
@@ -263,7 +264,7 @@ def council_begin(s, t, log) -> None:
 # ---------------------------------------------------------------- step 2: rewards
 
 
-@njit(cache=True)
+@kernel
 def council_next(s, t, log) -> None:
     """Carry the council on: the next agent's reward (an Automa's at once, a seat's decision), then steps
     3-5. Does nothing while decisions are pending or the current seat still has to choose its card."""
@@ -299,7 +300,7 @@ def council_next(s, t, log) -> None:
     trim_begin(s, t, log)
 
 
-@njit(cache=True)
+@kernel
 def council_legal(s, t, out) -> int:
     """PH_COUNCIL: the cards the actor may take, ``A_COUNCIL + c`` ascending (the DEFAULT card always)."""
     p = s.actor
@@ -325,7 +326,7 @@ def council_legal(s, t, out) -> int:
     return n + 1
 
 
-@njit(cache=True)
+@kernel
 def council_apply(s, t, a: int, log) -> None:
     """PH_COUNCIL: the actor takes council card ``a - A_COUNCIL``; then the council goes on (at once, or
     through ``council_next`` once the decisions the card left are settled)."""
@@ -379,7 +380,7 @@ def council_apply(s, t, a: int, log) -> None:
 # ---------------------------------------------------------------- step 3: province limit
 
 
-@njit(cache=True)
+@kernel
 def _same_effect(t, e1: int, e2: int) -> bool:
     """Whether effects ``e1`` and ``e2`` are the same reward (same index or the same amounts)."""
     if e1 == e2:
@@ -393,7 +394,7 @@ def _same_effect(t, e1: int, e2: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@kernel
 def over_slot(s, t, p: int) -> int:
     """The first mat slot of seat ``p`` holding more provinces than its limit (-1 if none)."""
     lim = prov_limit(s, t, p)
@@ -403,7 +404,7 @@ def over_slot(s, t, p: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@kernel
 def _trim_options(s, t, p: int, m: int, out, n: int) -> int:
     """Append ``A_TRIM + m * 8 + i`` for the provinces of slot ``m`` whose removal differs (the first of each
     group of provinces with the same production edge for that slot)."""
@@ -420,7 +421,7 @@ def _trim_options(s, t, p: int, m: int, out, n: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def trim_legal(s, t, out) -> int:
     """PH_TRIM: which province of the first over-limit slot the trimming seat removes (``A_TRIM + m * 8 + i``,
     one per distinct production edge, ascending)."""
@@ -431,7 +432,7 @@ def trim_legal(s, t, out) -> int:
     return _trim_options(s, t, p, m, out, 0)
 
 
-@njit(cache=True)
+@kernel
 def remove_province(s, t, p: int, m: int, i: int, automatic: int, log) -> None:
     """Remove province ``i`` of seat ``p``'s mat slot ``m`` from the game (EV_PROVINCE_LIMIT)."""
     before = s.prov_n[p, m]
@@ -454,7 +455,7 @@ def remove_province(s, t, p: int, m: int, i: int, automatic: int, log) -> None:
         log[r, FIELD0 + 13] = automatic
 
 
-@njit(cache=True)
+@kernel
 def _auto_trim(s, t, p: int, log) -> bool:
     """Remove seat ``p``'s extra provinces while there is no real choice; True when the seat is within its
     limits, False when it has to choose."""
@@ -468,7 +469,7 @@ def _auto_trim(s, t, p: int, log) -> bool:
         remove_province(s, t, p, m, s.prov_n[p, m] - 1, 1, log)
 
 
-@njit(cache=True)
+@kernel
 def _trim_from(s, t, pos: int, log) -> None:
     """Step 3 for the seats from privilege place ``pos`` on; stops at the first seat with a choice."""
     for i in range(pos, s.n_priv):
@@ -484,14 +485,14 @@ def _trim_from(s, t, pos: int, log) -> None:
     council_step4(s, t, log)
 
 
-@njit(cache=True)
+@kernel
 def trim_begin(s, t, log) -> None:
     """Council step 3: every seat trims each mat slot to its province limit (in privilege order)."""
     s.phase = PH_TRIM
     _trim_from(s, t, 0, log)
 
 
-@njit(cache=True)
+@kernel
 def trim_apply(s, t, a: int, log) -> None:
     """PH_TRIM: the trimming seat removes province ``(a - A_TRIM) % 8`` of slot ``(a - A_TRIM) // 8``."""
     p = s.trim_seat
@@ -505,7 +506,7 @@ def trim_apply(s, t, a: int, log) -> None:
 # ---------------------------------------------------------------- step 4: game end or round setup
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _log_deck(s, log, deck: int, vals, n: int) -> None:
     """EV_DECK_ORDER rows for ``vals[:n]`` (14 values a row)."""
     start = 0
@@ -523,7 +524,7 @@ def _log_deck(s, log, deck: int, vals, n: int) -> None:
             return
 
 
-@njit(cache=True)
+@kernel
 def council_step4(s, t, log) -> None:
     """Council step 4: after the last council the game ends (``endgame.multi_end`` or ``automa.solo_end``);
     otherwise the round setup of I.8.5, then council step 5."""
@@ -541,7 +542,7 @@ def council_step4(s, t, log) -> None:
     step5_begin(s, t, log)
 
 
-@njit(cache=True)
+@kernel
 def round_setup(s, t, log) -> None:
     """I.8.5: grande card up, unchosen standard cards out and 5 new ones (after council 3 the 5 finals),
     display out and 4 new provinces, achievement markers back, a new achievement card with the legendary
@@ -619,7 +620,7 @@ def round_setup(s, t, log) -> None:
 # ---------------------------------------------------------------- step 5: placement, then step 6
 
 
-@njit(cache=True)
+@kernel
 def n_seats(s) -> int:
     """Seats on the privilege track (the agents who act in step 5)."""
     n = 0
@@ -629,7 +630,7 @@ def n_seats(s) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def step5_advance(s) -> None:
     """Step 5: the next seat after ``s.rr`` in privilege order (cyclic) becomes the actor."""
     for k in range(1, s.n_priv + 1):
@@ -640,7 +641,7 @@ def step5_advance(s) -> None:
             return
 
 
-@njit(cache=True)
+@kernel
 def step5_begin(s, t, log) -> None:
     """Council step 5: a placement-only round robin in privilege order, the first seat to act."""
     s.phase = PH_STEP5
@@ -650,7 +651,7 @@ def step5_begin(s, t, log) -> None:
     step5_advance(s)
 
 
-@njit(cache=True)
+@kernel
 def step5_pass(s, t, log) -> None:
     """PH_STEP5: the actor passes; when every seat passed in a row, step 6 (``clock.round_start``), else the
     next seat in privilege order. (After a move the driver sets ``s.passes = 0`` and calls ``step5_advance``.)"""

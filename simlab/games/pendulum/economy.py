@@ -59,6 +59,7 @@ from simlab.games.pendulum.codes import (
     R_MILITARY,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
+from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.state import MAX_PENDING
 from simlab.games.pendulum.tables import (
     CH_PROD0,
@@ -108,19 +109,19 @@ N_PROD_PAIRS = 6  # (province, edge) pairs per EV_PRODUCTION row
 N_PICKUP_LISTED = 13  # stratagems listed per EV_PICKUP row
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _set_cause(s, r: int) -> None:
     if r >= 0 and s.cause < 0:
         s.cause = r
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def res_cap(s, t, p: int, r: int) -> int:
     """Seat p's cap on resource r: OPT_RES_CAP minus its glory cubes of that colour (track r)."""
     return int(t.opts[OPT_RES_CAP]) - int(s.glory[p, r])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _add_res(s, t, p: int, r: int, n: int) -> int:
     """Resource r += n within 0..cap; returns the amount lost to the cap (st_lost counts it)."""
     v = int(s.res[p, r]) + n
@@ -136,7 +137,7 @@ def _add_res(s, t, p: int, r: int, n: int) -> int:
     return lost
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _gain_row_begin(s, log, p: int, e: int, alt: int) -> int:
     r = ev_begin(s, log, EV_GAIN, p)
     if r >= 0:
@@ -148,7 +149,7 @@ def _gain_row_begin(s, log, p: int, e: int, alt: int) -> int:
     return r
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _gain_row_end(s, log, r: int, p: int, lost: int) -> None:
     if r >= 0:
         for k in range(3):
@@ -158,7 +159,7 @@ def _gain_row_end(s, log, r: int, p: int, lost: int) -> None:
         log[r, FIELD0 + 11] = s.legendary[p]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pay_row_begin(s, log, p: int, e: int, times: int) -> int:
     r = ev_begin(s, log, EV_PAY, p)
     if r >= 0:
@@ -170,7 +171,7 @@ def _pay_row_begin(s, log, p: int, e: int, times: int) -> int:
     return r
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pay_row_end(s, log, r: int, p: int, pending: int) -> None:
     if r >= 0:
         for k in range(3):
@@ -179,7 +180,7 @@ def _pay_row_end(s, log, r: int, p: int, pending: int) -> None:
         log[r, FIELD0 + 10] = pending
 
 
-@njit(cache=True)
+@kernel
 def add_resource(s, t, p: int, r: int, n: int, log) -> int:
     """Seat p gains n of resource r (negative: loses, never below 0), capped by ``res_cap``; logs EV_GAIN with
     effect 0. Returns the amount lost to the cap."""
@@ -189,7 +190,7 @@ def add_resource(s, t, p: int, r: int, n: int, log) -> int:
     return lost
 
 
-@njit(cache=True)
+@kernel
 def add_votes(s, p: int, n: int, log) -> None:
     """Seat p gains n votes (negative: loses, never below 0; no cap); logs EV_GAIN with effect 0."""
     row = _gain_row_begin(s, log, p, 0, -1)
@@ -198,7 +199,7 @@ def add_votes(s, p: int, n: int, log) -> None:
     _gain_row_end(s, log, row, p, 0)
 
 
-@njit(cache=True)
+@kernel
 def add_vp(s, t, p: int, k: int, n: int, log) -> int:
     """Seat p gains n VP on track k (negative n: pays them, never below 0); logs EV_TRACK.
 
@@ -239,13 +240,13 @@ def add_vp(s, t, p: int, k: int, n: int, log) -> int:
     return lost
 
 
-@njit(cache=True)
+@kernel
 def glory_possible(s, t, p: int, k: int) -> bool:
     """Seat p has a cube of track k's colour in its bank to turn into glory (held + glory < OPT_RES_CAP)."""
     return int(s.res[p, k]) + int(s.glory[p, k]) < int(t.opts[OPT_RES_CAP])
 
 
-@njit(cache=True)
+@kernel
 def _wild_ways(a: int, b: int, c: int, n: int):
     """(ways, x, y, z): how many splits x + y + z = n with 0 <= x <= a... exist (capped at 2), and the first."""
     ways = 0
@@ -270,7 +271,7 @@ def _wild_ways(a: int, b: int, c: int, n: int):
     return ways, fx, fy, fz
 
 
-@njit(cache=True)
+@kernel
 def can_pay(s, t, p: int, e: int, times: int) -> bool:
     """Seat p can pay alt 0 of effect e ``times`` times: named cubes, then the wild part from any cubes left,
     votes, VP from the tracks (never glory)."""
@@ -294,7 +295,7 @@ def can_pay(s, t, p: int, e: int, times: int) -> bool:
     return ok
 
 
-@njit(cache=True)
+@kernel
 def pay(s, t, p: int, e: int, times: int, log) -> int:
     """Seat p pays alt 0 of effect e ``times`` times (assumes ``can_pay``); logs EV_PAY (VP as EV_TRACK).
 
@@ -330,7 +331,7 @@ def pay(s, t, p: int, e: int, times: int, log) -> int:
     return pending
 
 
-@njit(cache=True)
+@kernel
 def pay_gain(s, t, p: int, cost: int, times: int, e: int, alt: int, log) -> None:
     """Pay ``cost`` (``times`` times), then gain alternative ``alt`` of effect e; when the wild part of the cost
     waits for decisions, the gain follows the last one (the PD_WILD_PAY entry's arg)."""
@@ -340,7 +341,7 @@ def pay_gain(s, t, p: int, cost: int, times: int, e: int, alt: int, log) -> None
         gain(s, t, p, e, alt, log)
 
 
-@njit(cache=True)
+@kernel
 def holds(s, t, p: int, e: int) -> bool:
     """Seat p holds (does not pay) alt 0 of effect e: named cubes, any cubes for the wild part, votes."""
     if e <= 0:
@@ -357,7 +358,7 @@ def holds(s, t, p: int, e: int) -> bool:
     return int(s.votes[p]) >= int(t.eff[e, 0, EF_VOTES])
 
 
-@njit(cache=True)
+@kernel
 def _production(s, t, p: int, m: int, log) -> int:
     """Production of mat slot m: the mat's yield, then every province's edge for m; returns cubes lost."""
     me = int(t.ch[s.char[p], CH_PROD0 + m])
@@ -388,7 +389,7 @@ def _production(s, t, p: int, m: int, log) -> int:
     return lost
 
 
-@njit(cache=True)
+@kernel
 def _return_all(s, t, p: int, paid: int, before: int, log) -> int:
     """Every discarded stratagem of seat p back to hand; logs EV_PICKUP; returns how many."""
     r = ev_begin(s, log, EV_PICKUP, p)
@@ -410,7 +411,7 @@ def _return_all(s, t, p: int, paid: int, before: int, log) -> int:
     return k
 
 
-@njit(cache=True)
+@kernel
 def _apply_vec(s, t, p: int, e: int, alt: int, log) -> int:
     """Alternative alt of effect e for seat p, production excepted; returns cubes lost to caps."""
     if e <= 0:
@@ -488,7 +489,7 @@ def _apply_vec(s, t, p: int, e: int, alt: int, log) -> int:
     return lost
 
 
-@njit(cache=True)
+@kernel
 def gain(s, t, p: int, e: int, alt: int, log) -> None:
     """Seat p gains alternative ``alt`` of effect e (alt -1: the seat chooses, PD_ALT, when e has several).
 
@@ -511,7 +512,7 @@ def gain(s, t, p: int, e: int, alt: int, log) -> None:
     _gain_row_end(s, log, row, p, lost)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def push_pending(s, p: int, kind: int, n: int, arg: int) -> None:
     """Push a decision of ``kind`` for seat p (n units, parameter arg) on top of the pending stack.
 

@@ -21,7 +21,6 @@ EV_GAME_END: one row per seat with every compared value (the same row layout as 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simlab.core.kernels import rank_seats
 from simlab.games.pendulum.codes import (
@@ -42,6 +41,7 @@ from simlab.games.pendulum.codes import (
     OPT_PARCHMENT_FIRST,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
+from simlab.games.pendulum.kernel import kernel
 
 N_KEYS = 8
 (K_IN_PARCHMENT, K_PARCHMENT_VP, K_GLORY, K_LEGENDARY, K_DIST0, K_DIST1, K_DIST2, K_PRIV) = range(N_KEYS)
@@ -61,7 +61,7 @@ KEY_DECIDED_BY = (DB_REACHED, DB_PARCHMENT_VP, DB_GLORY, DB_LEGENDARY, DB_WORST_
                   DB_THIRD_DIST, DB_PRIVILEGE)
 
 
-@njit(cache=True)
+@kernel
 def deciding_key(keys, n: int, i: int) -> int:
     """The index of the key that separated row ``i`` of ``keys[:n]`` (compared in column order) from its nearest
     rival: the deepest first-differing key over the other rows; -1 when another row has equal keys (a tie) or
@@ -80,7 +80,7 @@ def deciding_key(keys, n: int, i: int) -> int:
     return deepest
 
 
-@njit(cache=True)
+@kernel
 def in_parchment(s, t, p: int) -> bool:
     """Whether all three of seat ``p``'s tracks are in the parchment."""
     first = t.opts[OPT_PARCHMENT_FIRST]
@@ -90,7 +90,7 @@ def in_parchment(s, t, p: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@kernel
 def parchment_vp(s, t, p: int) -> int:
     """VP inside the parchment summed over the three tracks (per ``parchment_counting``); 0 unless all three
     tracks are in it."""
@@ -104,7 +104,7 @@ def parchment_vp(s, t, p: int) -> int:
     return int(v)
 
 
-@njit(cache=True)
+@kernel
 def sorted_distances(s, t, p: int, out) -> None:
     """``out[0..2]``: seat ``p``'s tracks' distances to the parchment (0 inside it), largest (worst) first."""
     first = t.opts[OPT_PARCHMENT_FIRST]
@@ -118,7 +118,7 @@ def sorted_distances(s, t, p: int, out) -> None:
                 out[j + 1] = x
 
 
-@njit(cache=True)
+@kernel
 def end_keys(s, t, keys) -> None:
     """The comparison keys of the seats (rows ``0..n-1``; higher is better, compared in column order)."""
     d = np.zeros(3, dtype=np.int64)
@@ -142,7 +142,7 @@ def end_keys(s, t, keys) -> None:
             keys[p, K_DIST2] = -d[2]
 
 
-@njit(cache=True)
+@kernel
 def multi_end(s, t, log) -> None:
     """I.9: ranks, winner and end branch of a 2-5 player game (see the module docstring); EV_GAME_END."""
     n = s.n_players

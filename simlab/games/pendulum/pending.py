@@ -75,6 +75,7 @@ from simlab.games.pendulum.economy import (
     res_cap,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
+from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.provinces import (
     _conquer_do,
     _conquer_slot_free,
@@ -88,7 +89,7 @@ from simlab.games.pendulum.state import MAX_WORKERS
 FORFEIT = -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _choice_row(s, log, p: int, kind: int, a: int, n_left: int, arg: int, auto: int, before: int, after: int,
                 lost: int) -> None:
     r = ev_begin(s, log, EV_CHOICE, p)
@@ -103,7 +104,7 @@ def _choice_row(s, log, p: int, kind: int, a: int, n_left: int, arg: int, auto: 
         log[r, FIELD0 + 7] = lost
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pop(s) -> None:
     s.n_pend -= 1
     i = s.n_pend
@@ -112,7 +113,7 @@ def _pop(s) -> None:
     s.pend_arg[i] = 0
 
 
-@njit(cache=True)
+@kernel
 def _use_one(s) -> None:
     """One unit of the top entry is done: pop it when it was the last."""
     i = s.n_pend - 1
@@ -122,7 +123,7 @@ def _use_one(s) -> None:
         _pop(s)
 
 
-@njit(cache=True)
+@kernel
 def _legal(s, t, out) -> int:
     """The options of the top pending entry (may be none)."""
     if s.n_pend <= 0:
@@ -215,7 +216,7 @@ def _legal(s, t, out) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def pending_legal(s, t, out) -> int:
     """The actions of the top pending decision (PH_PENDING; seat ``s.pend_seat``), strictly ascending.
 
@@ -228,7 +229,7 @@ def pending_legal(s, t, out) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def _forfeit(s, log, auto: int) -> None:
     i = s.n_pend - 1
     kind = s.pend_kind[i]
@@ -236,7 +237,7 @@ def _forfeit(s, log, auto: int) -> None:
     _pop(s)
 
 
-@njit(cache=True)
+@kernel
 def _wild_gain_forced(s, t, p: int, n: int) -> bool:
     """A wild gain of n cubes whose split cannot matter: at most one colour has room, or all room is filled."""
     open_ = 0
@@ -249,7 +250,7 @@ def _wild_gain_forced(s, t, p: int, n: int) -> bool:
     return open_ <= 1 or room <= n
 
 
-@njit(cache=True)
+@kernel
 def _auto_wild_gain(s, t, p: int, log) -> None:
     i = s.n_pend - 1
     n = int(s.pend_n[i])
@@ -268,14 +269,14 @@ def _auto_wild_gain(s, t, p: int, log) -> None:
     _choice_row(s, log, p, PD_WILD_GAIN, -1, 0, 0, 1, n, n - left, left)
 
 
-@njit(cache=True)
+@kernel
 def _follow_up(s, t, p: int, arg: int, log) -> None:
     """The gain that waited for a wild payment (arg = e * 4 + alt + 1)."""
     if arg > 0:
         gain(s, t, p, arg // 4, arg % 4 - 1, log)
 
 
-@njit(cache=True)
+@kernel
 def _auto_wild_pay(s, t, p: int, log) -> None:
     i = s.n_pend - 1
     n = int(s.pend_n[i])
@@ -295,7 +296,7 @@ def _auto_wild_pay(s, t, p: int, log) -> None:
     _follow_up(s, t, p, arg, log)
 
 
-@njit(cache=True)
+@kernel
 def _apply_choice(s, t, a: int, auto: int, log) -> None:
     """Resolve the top pending decision with action a (assumed legal)."""
     i = s.n_pend - 1
@@ -428,7 +429,7 @@ def _apply_choice(s, t, a: int, auto: int, log) -> None:
             _choice_row(s, log, p, kind, a, 1, arg, auto, before, int(s.res[p, to]), 0)
 
 
-@njit(cache=True)
+@kernel
 def pending_settle(s, t, log) -> None:
     """Resolve what needs no decision on top of the stack: drop a top with no option, apply a top with exactly
     one option, pay / gain forced wild splits; stop at the first real decision (or an empty stack)."""
@@ -458,7 +459,7 @@ def pending_settle(s, t, log) -> None:
             return
 
 
-@njit(cache=True)
+@kernel
 def pending_apply(s, t, a: int, log) -> None:
     """Seat ``s.pend_seat`` resolves the top pending decision with action a (from ``pending_legal``); logs
     EV_CHOICE and what follows, then settles the stack (``pending_settle``)."""

@@ -9,8 +9,6 @@ adds to that slot's production (``economy.gain``). EV_CONQUER and EV_REFILL rows
 
 from __future__ import annotations
 
-from numba import njit
-
 from simlab.games.pendulum.codes import (
     A_CONQUER,
     EV_CONQUER,
@@ -20,6 +18,7 @@ from simlab.games.pendulum.economy import (
     _set_cause,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
+from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.state import MAX_PER_SLOT
 
 N_DISPLAY = 4
@@ -28,7 +27,7 @@ N_DISPLAY = 4
 SRC_DECK = 4  # A_CONQUER source code of the deck top
 
 
-@njit(cache=True)
+@kernel
 def _conquer_slot_free(s, p: int) -> bool:
     k = 0
     for m in range(4):
@@ -37,7 +36,7 @@ def _conquer_slot_free(s, p: int) -> bool:
     return k > 0
 
 
-@njit(cache=True)
+@kernel
 def conquer_legal(s, t, p: int, out, n: int) -> int:
     """Append ``A_CONQUER + src * 4 + m`` (ascending): a display card (src 0..3) or the deck top (src 4), tucked
     under a mat slot m with room (< MAX_PER_SLOT)."""
@@ -54,7 +53,7 @@ def conquer_legal(s, t, p: int, out, n: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def _conquer_do(s, t, p: int, src: int, m: int, log) -> None:
     """Take the province of display position src (or the deck top, src 4) and tuck it under mat slot m."""
     if src < N_DISPLAY:
@@ -78,7 +77,7 @@ def _conquer_do(s, t, p: int, src: int, m: int, log) -> None:
         log[r, FIELD0 + 5] = s.pdeck_n
 
 
-@njit(cache=True)
+@kernel
 def _display_any(s) -> bool:
     k = 0
     for i in range(N_DISPLAY):
@@ -87,7 +86,7 @@ def _display_any(s) -> bool:
     return k > 0
 
 
-@njit(cache=True)
+@kernel
 def refill_legal(s) -> bool:
     """The display has an empty position and the deck a card."""
     k = 0
@@ -97,7 +96,7 @@ def refill_legal(s) -> bool:
     return k > 0 and s.pdeck_n > 0
 
 
-@njit(cache=True)
+@kernel
 def refill(s, t, log) -> None:
     """Deal the deck top into every empty display position, top first (one EV_REFILL row each; actor s.actor)."""
     for i in range(N_DISPLAY):

@@ -39,8 +39,6 @@ The clock never moves back (``now`` only grows within a round; ``clock.round_sta
 
 from __future__ import annotations
 
-from numba import njit
-
 from simlab.games.pendulum import clock, council, effects, timers, workers
 from simlab.games.pendulum.codes import (
     A_ACTION,
@@ -61,6 +59,7 @@ from simlab.games.pendulum.codes import (
     PH_STEP5,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
+from simlab.games.pendulum.kernel import kernel
 
 EVENT_FIELDS = {
     # a seat passed in the real-time phase (passes in a row so far, seats that must pass for the step to end)
@@ -72,7 +71,7 @@ EVENT_FIELDS = {
 # ---------------------------------------------------------------- the actor's atomic actions
 
 
-@njit(cache=True)
+@kernel
 def sort_actions(out, n: int) -> None:
     """Sort ``out[:n]`` ascending (insertion sort: the lists are short and nearly sorted)."""
     for i in range(1, n):
@@ -84,7 +83,7 @@ def sort_actions(out, n: int) -> None:
         out[j + 1] = x
 
 
-@njit(cache=True)
+@kernel
 def step_key(s) -> int:
     """A number naming the stretch of play a seat's actions are counted in for ``step_action_limit``: the
     schedule step, the council-called stretch after it, council step 5."""
@@ -93,7 +92,7 @@ def step_key(s) -> int:
     return s.round * 64 + (s.sched_step + 1) * 2 + (1 if s.council_called != 0 else 0)
 
 
-@njit(cache=True)
+@kernel
 def at_step_limit(s, t, p: int) -> bool:
     """The seat has taken ``step_action_limit`` actions in this stretch of a schedule round (it may only pass)."""
     limit = t.opts[OPT_STEP_LIMIT]
@@ -102,7 +101,7 @@ def at_step_limit(s, t, p: int) -> bool:
     return s.step_key[p] == step_key(s) and s.step_acts[p] >= limit
 
 
-@njit(cache=True)
+@kernel
 def count_step_action(s, p: int) -> None:
     """Count one action of seat ``p`` in the current stretch (a new stretch restarts the count)."""
     k = step_key(s)
@@ -112,7 +111,7 @@ def count_step_action(s, p: int) -> None:
     s.step_acts[p] += 1
 
 
-@njit(cache=True)
+@kernel
 def real_legal(s, t, out) -> int:
     """PH_REAL: the actor's atomic actions (I.13.4), ascending: pass, flips of run-out timers, pick up, refill,
     claims, lifts (solo), moves, worker actions, stratagems."""
@@ -140,7 +139,7 @@ def real_legal(s, t, out) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def note_conflict_action(s, p: int, a: int, log) -> None:
     """Timed model: when the last row is the EV_CONFLICT that gave seat ``p`` this turn, write the action it
     takes (the contested object: the space, timer or card it claims first) into the row's ``action``."""
@@ -151,7 +150,7 @@ def note_conflict_action(s, p: int, a: int, log) -> None:
         log[r, FIELD0 + 5] = a
 
 
-@njit(cache=True)
+@kernel
 def real_apply(s, t, a: int, log) -> None:
     """PH_REAL: the actor takes atomic action ``a``. A lift (solo trigger 1) leaves the phase at PH_REPLACE for
     the placement. Passes are counted (schedule) or start a wait (timed); any other action resets the count and,
@@ -198,7 +197,7 @@ def real_apply(s, t, a: int, log) -> None:
         timers.wake_waiting(s, t)  # after council is called a seat waits for the others, not for the sand
 
 
-@njit(cache=True)
+@kernel
 def next_real_actor(s, t, log) -> None:
     """After a PH_REAL action is settled (its decisions resolved): the next seat's turn, the end of a schedule
     step, the timed clock, or — council called and every seat passed — the council (``council.council_begin``)."""

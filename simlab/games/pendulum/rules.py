@@ -93,6 +93,7 @@ from simlab.games.pendulum.codes import (
     W_RESERVE,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
+from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.state import (
     MAX_PLAYERS,
     MAX_WORKERS,
@@ -138,13 +139,13 @@ EVENT_FIELDS = {
 """Fields of the events this module logs, in column order (eventlog.FIELD0 + i)."""
 
 
-@njit(cache=True)
+@kernel
 def new_log(capacity: int) -> np.ndarray:
     """An event log for ``capacity`` events (0 records nothing)."""
     return _new_log(capacity, LOG_WIDTH)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def log_deck(s, log, deck: int, vals, n: int) -> None:
     """EV_DECK_ORDER rows listing ``vals[:n]`` (14 values a row; ``start``: index of the row's first value,
     ``n``: values in the row)."""
@@ -166,7 +167,7 @@ def log_deck(s, log, deck: int, vals, n: int) -> None:
 # ---------------------------------------------------------------- setup
 
 
-@njit(cache=True)
+@kernel
 def reset_record(s) -> None:
     """Every field of the record to its empty value (a new game; the batch loop reuses one record)."""
     s.seed = 0
@@ -266,7 +267,7 @@ def reset_record(s) -> None:
     s.rng_ctr[:] = 0
 
 
-@njit(cache=True)
+@kernel
 def character_row(t, group: int, advanced: int) -> int:
     """The characters-table row of character ``group`` on side ``advanced`` (the other side if missing)."""
     other = -1
@@ -278,7 +279,7 @@ def character_row(t, group: int, advanced: int) -> int:
     return other
 
 
-@njit(cache=True)
+@kernel
 def n_groups(t) -> int:
     """How many characters the table holds (each with a basic and an advanced side)."""
     g = 0
@@ -288,7 +289,7 @@ def n_groups(t) -> int:
     return g
 
 
-@njit(cache=True)
+@kernel
 def setup_seat(s, t, p: int, row: int, advanced: int) -> None:
     """Seat ``p`` plays character row ``row`` (I.3): its stratagems in hand, its start resources, votes and
     tracks, the grande (slot 0) and one common (slot 1) on the mat, two commons in reserve."""
@@ -307,7 +308,7 @@ def setup_seat(s, t, p: int, row: int, advanced: int) -> None:
         s.w_grande[p, w] = 1 if w == 0 else 0
 
 
-@njit(cache=True)
+@kernel
 def setup(s, seed, n_players, t, log) -> None:
     """A new game from its 64-bit seed (NOTES I.2, I.3, I.12.2; see the module docstring); PH_START."""
     reset_record(s)
@@ -445,7 +446,7 @@ def setup(s, seed, n_players, t, log) -> None:
 # ---------------------------------------------------------------- start of play
 
 
-@njit(cache=True)
+@kernel
 def start_next(s, t, log) -> None:
     """PH_START: the next seat to place (privilege order: every grande, then every common); when every seat
     has placed both, the round-start flips (``clock.round_start``)."""
@@ -469,7 +470,7 @@ def start_next(s, t, log) -> None:
 # ---------------------------------------------------------------- legal actions
 
 
-@njit(cache=True)
+@kernel
 def legal_actions(s, t, out) -> int:
     """The actor's legal actions in the current phase, written to ``out``; returns how many (ascending)."""
     ph = s.phase
@@ -498,7 +499,7 @@ def legal_actions(s, t, out) -> int:
 # ---------------------------------------------------------------- applying actions
 
 
-@njit(cache=True)
+@kernel
 def move_on(s, t, base: int, log) -> None:
     """The action begun in phase ``base`` is settled (no decision left): the game goes on from there."""
     if base == PH_START:
@@ -513,7 +514,7 @@ def move_on(s, t, base: int, log) -> None:
         council.step5_advance(s)
 
 
-@njit(cache=True)
+@kernel
 def settle(s, t, ph: int, a: int, log) -> None:
     """After an action taken in phase ``ph``: the next decision (pending stack, lifted worker, or the next
     turn once the action is settled)."""
@@ -543,7 +544,7 @@ def settle(s, t, ph: int, a: int, log) -> None:
         s.actor = s.pend_seat
 
 
-@njit(cache=True)
+@kernel
 def apply_action(s, t, a, log) -> None:
     """The actor takes action ``a`` (legal in the current phase); the game runs to the next decision."""
     s.cause = -1
@@ -585,7 +586,7 @@ def apply_action(s, t, a, log) -> None:
 # ---------------------------------------------------------------- entry points for Python
 
 
-@njit(cache=True)
+@kernel
 def py_setup(state, seed, n_players, tables, log, legal) -> int:
     """Set up a game; return the number of legal actions written to ``legal``."""
     s = state[0]
@@ -594,13 +595,13 @@ def py_setup(state, seed, n_players, tables, log, legal) -> int:
     return legal_actions(s, t, legal)
 
 
-@njit(cache=True)
+@kernel
 def py_legal(state, tables, legal) -> int:
     """The legal actions of the position in ``state[0]`` written to ``legal``; return how many."""
     return legal_actions(state[0], tables[0], legal)
 
 
-@njit(cache=True)
+@kernel
 def py_step(state, action, tables, log, legal) -> int:
     """Apply ``action``; return the next decision's legal actions count (0 once the game is over)."""
     s = state[0]

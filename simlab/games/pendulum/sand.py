@@ -9,19 +9,21 @@ from __future__ import annotations
 
 from numba import njit
 
+from simlab.games.pendulum.kernel import kernel
+
 INF = 1.0e18
 
 
 N_TIMERS = 3
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_run_out(s, timer: int) -> bool:
     """Whether ``timer``'s sand has run out (``now >= runs_out``); a run-out timer has not been flipped since."""
     return s.now >= s.runs_out[timer]
 
 
-@njit(cache=True)
+@kernel
 def due_mask(s) -> int:
     """The timers that have run out now, as a bit mask (bit ``1 << timer``)."""
     m = 0
@@ -31,7 +33,7 @@ def due_mask(s) -> int:
     return m
 
 
-@njit(cache=True)
+@kernel
 def next_run_out(s) -> float:
     """The earliest sand run-out after ``now`` (INF when no sand runs)."""
     nxt = INF
@@ -41,7 +43,7 @@ def next_run_out(s) -> float:
     return nxt
 
 
-@njit(cache=True)
+@kernel
 def any_running(s) -> bool:
     """Whether some timer's sand is still running."""
     return next_run_out(s) < INF

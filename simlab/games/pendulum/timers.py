@@ -36,8 +36,6 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
-
 from simlab.core import kernels
 from simlab.core.kernels import bind
 from simlab.core.rng import unit
@@ -66,6 +64,7 @@ from simlab.games.pendulum.codes import (
     TM_TIMED,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
+from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.sand import INF, N_TIMERS, any_running, due_mask, has_run_out, next_run_out  # noqa: F401  (re-exported)
 from simlab.games.pendulum.state import MAX_PLAYERS, STREAM_CLOCK
 
@@ -104,7 +103,7 @@ run-outs and conflicts logged by ``clock``."""
 # ---------------------------------------------------------------- state of the sand
 
 
-@njit(cache=True)
+@kernel
 def auto_order(t, k: int) -> int:
     """The k-th timer of ``auto_flip_order`` (default green, black, purple)."""
     return int(t.opts[OPT_AUTO_ORDER0 + k])
@@ -113,8 +112,8 @@ def auto_order(t, k: int) -> int:
 # ---------------------------------------------------------------- flips
 
 
-@njit(cache=True)
-def flip_timer(s, t, timer: int, flipper: int, log, seat: int = -1) -> bool:
+@kernel
+def flip_timer(s, t, timer: int, flipper: int, log, seat: int) -> bool:
     """Flip ``timer`` (it moves to the other row and its sand restarts); ``flipper`` is FL_*, ``seat`` the seat
     that flipped (-1 for nobody or an Automa card). Purple: Omen draws first (solo + option), the flip count,
     the time marker (to the Automa board only for an Automa card's flip 2 or 3), the solo legendary cut-off at
@@ -186,13 +185,13 @@ def flip_timer(s, t, timer: int, flipper: int, log, seat: int = -1) -> bool:
     return True
 
 
-@njit(cache=True)
+@kernel
 def max_flip_delay_s(t) -> float:
     """``max_flip_delay_s``: how long a run-out timer may stay unflipped with delayed flips."""
     return t.opts[OPT_MAX_FLIP_DELAY_MS] / 1000.0
 
 
-@njit(cache=True)
+@kernel
 def next_overdue(s, t) -> float:
     """Delayed flips: the earliest moment after ``now`` at which a run-out timer becomes overdue (INF: none)."""
     nxt = INF
@@ -206,7 +205,7 @@ def next_overdue(s, t) -> float:
     return nxt
 
 
-@njit(cache=True)
+@kernel
 def flip_overdue(s, t, log) -> int:
     """Delayed flips: flip (FL_OVERDUE, nobody's) every timer whose sand ran out at least ``max_flip_delay_s``
     ago, in ``auto_flip_order``; returns the mask flipped. Stops once council is called."""
@@ -222,7 +221,7 @@ def flip_overdue(s, t, log) -> int:
     return m
 
 
-@njit(cache=True)
+@kernel
 def flip_legal(s, t, p: int, out, n: int) -> int:
     """Append ``A_FLIP + timer`` (ascending) for every timer that has run out; nothing once council is called."""
     if s.council_called != 0:
@@ -237,13 +236,13 @@ def flip_legal(s, t, p: int, out, n: int) -> int:
 # ---------------------------------------------------------------- seats on the privilege track
 
 
-@njit(cache=True)
+@kernel
 def is_seat(s, a: int) -> bool:
     """Whether privilege-track agent ``a`` is a seat (not the neutral, not an Automa)."""
     return 0 <= a < s.n_players and a < MAX_PLAYERS
 
 
-@njit(cache=True)
+@kernel
 def first_seat_index(s) -> int:
     """The index in ``s.priv`` of the first seat in privilege order."""
     for j in range(s.n_priv):
@@ -252,13 +251,13 @@ def first_seat_index(s) -> int:
     return 0
 
 
-@njit(cache=True)
+@kernel
 def first_seat(s) -> int:
     """The first seat in privilege order."""
     return int(s.priv[first_seat_index(s)])
 
 
-@njit(cache=True)
+@kernel
 def next_seat_index(s, j: int) -> int:
     """The index in ``s.priv`` of the seat after index ``j`` in privilege order (round robin)."""
     for k in range(1, s.n_priv + 1):
@@ -268,7 +267,7 @@ def next_seat_index(s, j: int) -> int:
     return j
 
 
-@njit(cache=True)
+@kernel
 def seat_index(s, p: int) -> int:
     """The index of seat ``p`` in ``s.priv`` (-1 if absent)."""
     for j in range(s.n_priv):
@@ -277,7 +276,7 @@ def seat_index(s, p: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@kernel
 def is_timed(t) -> bool:
     """Whether the timed model is in use."""
     return t.opts[OPT_TIME_MODEL] == TM_TIMED
@@ -286,7 +285,7 @@ def is_timed(t) -> bool:
 # ---------------------------------------------------------------- reaction times (timed model)
 
 
-@njit(cache=True)
+@kernel
 def lognormal(s, median: float, sigma: float) -> float:
     """A lognormal time (seconds) with this median and sigma, from STREAM_CLOCK (Box-Muller: two draws)."""
     u1 = 1.0 - unit(next_u64(s, STREAM_CLOCK))
@@ -295,25 +294,25 @@ def lognormal(s, median: float, sigma: float) -> float:
     return median * math.exp(sigma * z)
 
 
-@njit(cache=True)
+@kernel
 def action_time(s, t) -> float:
     """A seat's reaction time for one atomic action (``human_action_median_s``, ``human_action_sigma``)."""
     return lognormal(s, t.opts[OPT_HUMAN_MS] / 1000.0, t.opts[OPT_HUMAN_SIGMA_PM] / 1000.0)
 
 
-@njit(cache=True)
+@kernel
 def flip_delay(s, t) -> float:
     """A seat's delay in noticing that the timers changed (``human_flip_delay_median_s``, ``..._sigma``)."""
     return lognormal(s, t.opts[OPT_FLIP_MS] / 1000.0, t.opts[OPT_FLIP_SIGMA_PM] / 1000.0)
 
 
-@njit(cache=True)
+@kernel
 def auto_deadline_s(t) -> float:
     """Timed model: how long after its run-out a timer nobody flipped is flipped automatically."""
     return (t.opts[OPT_FLIP_MS] + t.opts[OPT_SIMUL_MS]) / 1000.0
 
 
-@njit(cache=True)
+@kernel
 def wake_waiting(s, t) -> int:
     """Timed model: every waiting seat wakes (the timers changed, or another seat acted after council was
     called) and decides again after a flip delay; returns the seats woken as a bit mask."""

@@ -91,6 +91,7 @@ from simlab.games.pendulum.codes import (
     W_MAT,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
+from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.state import MAX_PLAYERS, MAX_WORKERS
 from simlab.games.pendulum.tables import (
     SP_AREA,
@@ -134,13 +135,13 @@ MOD_FREE, MOD_DOUBLE, MOD_ADJACENT, MOD_TIMED_PLACE = 1, 2, 4, 8
 # ---------------------------------------------------------------- who stands where
 
 
-@njit(cache=True)
+@kernel
 def neutral_on_space(s, t, d: int) -> bool:
     """2 players: the neutral worker sits permanently in space d."""
     return s.n_players == 2 and t.sp[d, SP_NEUTRAL] != 0
 
 
-@njit(cache=True)
+@kernel
 def seat_count_on_space(s, p: int, d: int, part: int) -> int:
     """Number of seat p's workers in space d's part ``part`` (PART_TOP or PART_BOTTOM)."""
     n = 0
@@ -150,7 +151,7 @@ def seat_count_on_space(s, p: int, d: int, part: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def space_workers(s, d: int, out) -> int:
     """Seat workers in space d (either part): writes ``p * MAX_WORKERS + w`` codes to out, returns the count."""
     n = 0
@@ -164,7 +165,7 @@ def space_workers(s, d: int, out) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def others_on_top(s, p: int, d: int) -> bool:
     """A worker of a seat other than p stands in the top frame of space d."""
     k = 0
@@ -174,13 +175,13 @@ def others_on_top(s, p: int, d: int) -> bool:
     return k > 0
 
 
-@njit(cache=True)
+@kernel
 def is_timed(s, t, d: int) -> bool:
     """Space d lies on the row its area's timer is on."""
     return s.timer_row[t.sp[d, SP_AREA]] == t.sp[d, SP_ROW]
 
 
-@njit(cache=True)
+@kernel
 def is_free(s, t, p: int, w: int) -> bool:
     """Worker w may be moved (rule 1): in play, and on the mat or on a row without its area's timer."""
     d = s.w_place[p, w]
@@ -191,7 +192,7 @@ def is_free(s, t, p: int, w: int) -> bool:
     return not is_timed(s, t, d)
 
 
-@njit(cache=True)
+@kernel
 def in_bottom_box(s, p: int, w: int) -> bool:
     """Worker w stands in the bottom box of a space."""
     return s.w_place[p, w] >= 0 and s.w_part[p, w] == PART_BOTTOM
@@ -200,7 +201,7 @@ def in_bottom_box(s, p: int, w: int) -> bool:
 # ---------------------------------------------------------------- placement legality
 
 
-@njit(cache=True)
+@kernel
 def can_enter(s, t, p: int, w: int, d: int) -> bool:
     """Blocking only (NOTES I.6.2, I.10.3): may worker w of seat p enter the top frame of space d?"""
     if d < 0 or d >= t.n_spaces:
@@ -215,7 +216,7 @@ def can_enter(s, t, p: int, w: int, d: int) -> bool:
     return not (common_blocked and (others_on_top(s, p, d) or neutral_on_space(s, t, d) or automa_on_space(s, d)))
 
 
-@njit(cache=True)
+@kernel
 def can_place(s, t, p: int, w: int, d: int) -> bool:
     """Worker w of seat p may be placed in the top frame of space d: rule 1 (d's row has no timer) and blocking.
 
@@ -228,14 +229,14 @@ def can_place(s, t, p: int, w: int, d: int) -> bool:
     return can_enter(s, t, p, w, d)
 
 
-@njit(cache=True)
+@kernel
 def decode_move(a: int):
     """(worker, destination) of an ``A_MOVE`` code."""
     x = a - A_MOVE
     return x // N_DEST, x % N_DEST
 
 
-@njit(cache=True)
+@kernel
 def _append_moves(s, t, p: int, w: int, out, n: int) -> int:
     for d in range(t.n_spaces):
         if can_place(s, t, p, w, d):
@@ -247,7 +248,7 @@ def _append_moves(s, t, p: int, w: int, out, n: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def move_legal(s, t, p: int, out, n: int) -> int:
     """Append seat p's worker moves (ascending): ``A_LIFT + w`` (solo, a free worker in a bottom box: trigger 1)
     and ``A_MOVE + w * N_DEST + d`` for the other free workers (d a legal space, or DEST_MAT off the mat)."""
@@ -265,7 +266,7 @@ def move_legal(s, t, p: int, out, n: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def step5_legal(s, t, p: int, out, n: int) -> int:
     """Council step 5 (placement only): the same moves and lifts as ``move_legal``."""
     return move_legal(s, t, p, out, n)
@@ -274,14 +275,14 @@ def step5_legal(s, t, p: int, out, n: int) -> int:
 # ---------------------------------------------------------------- moving
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _log_rows(s, log, r: int, col: int) -> None:
     log[r, FIELD0 + col] = s.timer_row[T_PURPLE]
     log[r, FIELD0 + col + 1] = s.timer_row[T_GREEN]
     log[r, FIELD0 + col + 2] = s.timer_row[T_BLACK]
 
 
-@njit(cache=True)
+@kernel
 def _put(s, p: int, w: int, d: int) -> None:
     """Worker w to the top frame of space d, or to the mat (d = DEST_MAT)."""
     if d == DEST_MAT:
@@ -291,12 +292,12 @@ def _put(s, p: int, w: int, d: int) -> None:
     s.w_part[p, w] = PART_TOP
 
 
-@njit(cache=True)
+@kernel
 def _trigger(s) -> int:
     return TR_STEP5 if s.phase == PH_STEP5 else TR_BOTTOM_BOX
 
 
-@njit(cache=True)
+@kernel
 def move_worker(s, t, p: int, w: int, d: int, log) -> None:
     """Move worker w of seat p to the top frame of space d or to the mat (``DEST_MAT``).
 
@@ -337,7 +338,7 @@ def move_worker(s, t, p: int, w: int, d: int, log) -> None:
     _put(s, p, w, d)
 
 
-@njit(cache=True)
+@kernel
 def _lift_to_mat(s, p: int, w: int, trig: int, log) -> None:
     """Lift worker w of seat p out of its bottom box onto the mat (it waits there), logged as EV_WORKER_LIFT
     with the trigger ``trig`` that lifting it fires; the caller lets the Automa act."""
@@ -354,7 +355,7 @@ def _lift_to_mat(s, p: int, w: int, trig: int, log) -> None:
     s.w_part[p, w] = PART_TOP
 
 
-@njit(cache=True)
+@kernel
 def lift_worker(s, t, p: int, w: int, log) -> None:
     """Solo trigger 1: lift worker w out of its bottom box (it waits on the mat), then the Automa acts.
 
@@ -367,7 +368,7 @@ def lift_worker(s, t, p: int, w: int, log) -> None:
     automa.automa_act(s, t, trig, log)
 
 
-@njit(cache=True)
+@kernel
 def replace_legal(s, t, out) -> int:
     """PH_REPLACE: the lifted worker's destinations (ascending): every legal space, then the mat (always)."""
     p = s.lifted_seat
@@ -381,7 +382,7 @@ def replace_legal(s, t, out) -> int:
     return n + 1
 
 
-@njit(cache=True)
+@kernel
 def replace_apply(s, t, a: int, log) -> None:
     """PH_REPLACE: apply an ``A_MOVE`` code of the lifted worker (``move_worker``)."""
     w, d = decode_move(a)
@@ -391,7 +392,7 @@ def replace_apply(s, t, a: int, log) -> None:
 # ---------------------------------------------------------------- start of play (PH_START)
 
 
-@njit(cache=True)
+@kernel
 def start_worker(s, p: int) -> int:
     """The worker seat p places next at the start of play: its grande on the mat, else its common, else -1."""
     for w in range(MAX_WORKERS):
@@ -403,7 +404,7 @@ def start_worker(s, p: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@kernel
 def start_legal(s, t, out) -> int:
     """PH_START: the actor's placements of its next worker (grande first, then common) on bottom-row spaces."""
     p = s.actor
@@ -418,7 +419,7 @@ def start_legal(s, t, out) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def start_apply(s, t, a: int, log) -> None:
     """PH_START: place the actor's worker (an ``A_MOVE`` code from ``start_legal``); logs EV_HUMAN_SETUP."""
     p = s.actor
@@ -436,7 +437,7 @@ def start_apply(s, t, a: int, log) -> None:
 # ---------------------------------------------------------------- worker actions
 
 
-@njit(cache=True)
+@kernel
 def reward_of(t, d: int, alt: int):
     """(effect, alternative) of reward ``alt`` of space d (a double frame holds two effects or one with 2 alts)."""
     if alt >= 1 and t.sp[d, SP_REWARD1] > 0:
@@ -446,20 +447,20 @@ def reward_of(t, d: int, alt: int):
     return t.sp[d, SP_REWARD0], alt
 
 
-@njit(cache=True)
+@kernel
 def n_alternatives(t, d: int) -> int:
     """How many rewards space d offers (2 for a double frame)."""
     k = t.sp[d, SP_NALT]
     return k if k >= 1 else 1
 
 
-@njit(cache=True)
+@kernel
 def cost_waived(s, t, p: int, d: int) -> bool:
     """The armed free-action modifier waives space d's cost (green or purple only, never conquer)."""
     return s.free_action[p] != 0 and t.sp[d, SP_AREA] != T_BLACK
 
 
-@njit(cache=True)
+@kernel
 def action_payable(s, t, p: int, d: int) -> bool:
     """Seat p can pay the cost of space d's action once (honouring free_action)."""
     c = t.sp[d, SP_COST]
@@ -468,7 +469,7 @@ def action_payable(s, t, p: int, d: int) -> bool:
     return economy.can_pay(s, t, p, c, 1)
 
 
-@njit(cache=True)
+@kernel
 def action_legal(s, t, p: int, out, n: int) -> int:
     """Append ``A_ACTION + w * 2 + alt`` (ascending) for seat p's workers in a top frame of a timed row (rule 2)
     whose cost can be paid; a double frame offers alt 0 and alt 1."""
@@ -486,7 +487,7 @@ def action_legal(s, t, p: int, out, n: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def _pay_and_gain(s, t, p: int, d: int, alt: int, times: int, waived: bool, log) -> None:
     c = t.sp[d, SP_COST]
     e, ealt = reward_of(t, d, alt)
@@ -499,7 +500,7 @@ def _pay_and_gain(s, t, p: int, d: int, alt: int, times: int, waived: bool, log)
             economy.gain(s, t, p, e, ealt, log)
 
 
-@njit(cache=True)
+@kernel
 def take_action(s, t, p: int, w: int, alt: int, log) -> None:
     """Worker w of seat p takes its space's action: slide into the bottom box, pay, gain reward ``alt``.
 
@@ -508,7 +509,7 @@ def take_action(s, t, p: int, w: int, alt: int, log) -> None:
     _take(s, t, p, w, alt, 0, log)
 
 
-@njit(cache=True)
+@kernel
 def _take(s, t, p: int, w: int, alt: int, extra_mask: int, log) -> None:
     d = s.w_place[p, w]
     c = t.sp[d, SP_COST]
@@ -550,7 +551,7 @@ def _take(s, t, p: int, w: int, alt: int, extra_mask: int, log) -> None:
 ADJ_CHOICE = -1  # PD_ADJACENT arg of the alternative choice (stage 2); the carrier below holds the space
 
 
-@njit(cache=True)
+@kernel
 def is_adjacent(t, d: int, d2: int) -> bool:
     """Spaces d and d2 are neighbours: same area, same row, positions one apart."""
     if d2 == d or d2 < 0 or d2 >= t.n_spaces:
@@ -561,7 +562,7 @@ def is_adjacent(t, d: int, d2: int) -> bool:
     return dp == 1 or dp == -1
 
 
-@njit(cache=True)
+@kernel
 def adjacent_legal(s, t, p: int, arg: int, out, n: int) -> int:
     """PD_ADJACENT options besides A_NO (appended ascending).
 
@@ -583,7 +584,7 @@ def adjacent_legal(s, t, p: int, arg: int, out, n: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def adjacent_apply(s, t, p: int, x: int, log) -> None:
     """PD_ADJACENT resolved with ``A_SPACE + x`` (the entry is already popped): seat p also takes the action of
     space x (no worker moves): pay its cost, gain its reward. A double frame first asks for the reward: a carrier
@@ -616,7 +617,7 @@ def adjacent_apply(s, t, p: int, x: int, log) -> None:
 # ---------------------------------------------------------------- retrieve, recruit, grande
 
 
-@njit(cache=True)
+@kernel
 def retrieve_legal_workers(s, t, p: int) -> int:
     """Bit mask of seat p's workers that can be retrieved: on a space of a row that has its timer."""
     mask = 0
@@ -627,7 +628,7 @@ def retrieve_legal_workers(s, t, p: int) -> int:
     return mask
 
 
-@njit(cache=True)
+@kernel
 def retrieve_worker(s, t, p: int, w: int, log) -> None:
     """Retrieve worker w to the mat (free at once). Solo, from a bottom box: the Automa acts first (trigger 1)."""
     trig = s.solo != 0 and in_bottom_box(s, p, w)
@@ -645,7 +646,7 @@ def retrieve_worker(s, t, p: int, w: int, log) -> None:
         automa.automa_act(s, t, TR_BOTTOM_BOX, log)
 
 
-@njit(cache=True)
+@kernel
 def grande_swap_legal_workers(s, t, p: int) -> int:
     """Bit mask of seat p's commons in play that can be swapped for the second grande (0 once it is in)."""
     if grande_count(s, p) >= 2:
@@ -657,7 +658,7 @@ def grande_swap_legal_workers(s, t, p: int) -> int:
     return mask
 
 
-@njit(cache=True)
+@kernel
 def grande_swap(s, t, p: int, w: int, log) -> None:
     """The second grande takes common w's place (same space and part, or the mat); the common leaves the game."""
     s.w_grande[p, w] = 1
@@ -672,7 +673,7 @@ def grande_swap(s, t, p: int, w: int, log) -> None:
 # ---------------------------------------------------------------- Insurgent: place on a timed row
 
 
-@njit(cache=True)
+@kernel
 def timed_place_space_ok(s, t, p: int, w: int, d: int) -> bool:
     """Space d is a legal Insurgent target for worker w: a timed row, no production, not blocked, payable."""
     if d < 0 or d >= t.n_spaces:
@@ -682,7 +683,7 @@ def timed_place_space_ok(s, t, p: int, w: int, d: int) -> bool:
     return can_enter(s, t, p, w, d) and action_payable(s, t, p, d)
 
 
-@njit(cache=True)
+@kernel
 def timed_place_workers(s, t, p: int) -> int:
     """Bit mask of seat p's free workers that have at least one Insurgent target space."""
     mask = 0
@@ -696,7 +697,7 @@ def timed_place_workers(s, t, p: int) -> int:
     return mask
 
 
-@njit(cache=True)
+@kernel
 def timed_place_legal(s, t, p: int, w: int, out, n: int) -> int:
     """Append ``A_SPACE + d`` for worker w's Insurgent target spaces (ascending; ``w`` may carry TP_LIFTED)."""
     w = w % TP_LIFTED
@@ -707,7 +708,7 @@ def timed_place_legal(s, t, p: int, w: int, out, n: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def timed_place_worker_codes(s, t, p: int, out, n: int) -> int:
     """Append ``A_WORKER + w`` for the workers of ``timed_place_workers``."""
     mask = timed_place_workers(s, t, p)
@@ -721,13 +722,13 @@ def timed_place_worker_codes(s, t, p: int, out, n: int) -> int:
 TP_LIFTED = 8  # PD_TIMED_PLACE arg: worker + TP_LIFTED once the worker was lifted out of a bottom box (solo)
 
 
-@njit(cache=True)
+@kernel
 def timed_place_needs_lift(s, p: int, w: int) -> bool:
     """Solo: the Insurgent's chosen worker stands in a bottom box, so choosing it is trigger 1 (I.12.4.1)."""
     return s.solo != 0 and in_bottom_box(s, p, w)
 
 
-@njit(cache=True)
+@kernel
 def timed_place_lift(s, t, p: int, w: int, log) -> bool:
     """Solo, the Insurgent chose worker w in a bottom box: lift it (EV_WORKER_LIFT; it waits on the mat) and let
     the Automa act BEFORE the worker is placed ([A §Выполнение действий Автомы], NOTES I.12.4.1, II.8). Returns
@@ -742,7 +743,7 @@ def timed_place_lift(s, t, p: int, w: int, log) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def _log_place(s, log, p: int, w: int) -> None:
     """EV_WORKER_PLACE: a lifted worker's new place (after the Automa acted)."""
     r = ev_begin(s, log, EV_WORKER_PLACE, p)
@@ -754,7 +755,7 @@ def _log_place(s, log, p: int, w: int) -> None:
     _set_cause(s, r)
 
 
-@njit(cache=True)
+@kernel
 def timed_place(s, t, p: int, w: int, d: int, log) -> None:
     """Insurgent: worker w goes straight to the top frame of space d on a timed row and takes its action.
 

@@ -8,8 +8,6 @@ and actions (``workers``, which re-exports these kernels and pays and gains thro
 
 from __future__ import annotations
 
-from numba import njit
-
 from simlab.games.pendulum.codes import (
     EV_RECRUIT,
     OPT_MAX_WORKERS,
@@ -18,16 +16,17 @@ from simlab.games.pendulum.codes import (
     W_RESERVE,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
+from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.state import MAX_WORKERS
 
 
-@njit(cache=True)
+@kernel
 def in_play(s, p: int, w: int) -> bool:
     """Worker slot w of seat p is in play (on the mat or on a space)."""
     return s.w_place[p, w] >= W_MAT
 
 
-@njit(cache=True)
+@kernel
 def worker_count_in_play(s, p: int) -> int:
     """Number of seat p's workers in play (mat and spaces; at most 4)."""
     n = 0
@@ -37,7 +36,7 @@ def worker_count_in_play(s, p: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def grande_count(s, p: int) -> int:
     """Number of grandes seat p has brought into the game (1, or 2 after the grande card)."""
     n = 0
@@ -47,13 +46,13 @@ def grande_count(s, p: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def _set_cause(s, r: int) -> None:
     if s.cause < 0:
         s.cause = r
 
 
-@njit(cache=True)
+@kernel
 def _recruit_slot(s, limit: int, p: int) -> int:
     if worker_count_in_play(s, p) >= limit:
         return -1
@@ -63,13 +62,13 @@ def _recruit_slot(s, limit: int, p: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@kernel
 def recruit_legal(s, t, p: int) -> bool:
     """Seat p can recruit: fewer than OPT_MAX_WORKERS workers in play and a common in reserve."""
     return _recruit_slot(s, int(t.opts[OPT_MAX_WORKERS]), p) >= 0
 
 
-@njit(cache=True)
+@kernel
 def recruit(s, t, p: int, log) -> int:
     """Bring a reserve common of seat p onto its mat (logs EV_RECRUIT); returns its slot, -1 when none can come."""
     w = _recruit_slot(s, int(t.opts[OPT_MAX_WORKERS]), p)

@@ -384,7 +384,7 @@ def test_trigger2_does_not_fire(case):
     elif case == "auto":
         clock.auto_flip(s, t, T_GREEN, log)
     elif case == "automa":
-        timers.flip_timer(s, t, T_GREEN, FL_AUTOMA, log)
+        timers.flip_timer(s, t, T_GREEN, FL_AUTOMA, log, -1)
     elif case == "multi":
         clock.human_flip(s, t, int(s["actor"]), T_GREEN, log)
     else:
@@ -407,7 +407,7 @@ def test_omen_cards_drawn_before_every_purple_flip():
     assert (r[:i_flip, 0] == EV_AUTOMA_DRAW).sum() == 2
     for k in (2, 3):
         s["now"] = 180.0 * (k - 1)
-        timers.flip_timer(s, t, T_PURPLE, FL_AUTO, log)
+        timers.flip_timer(s, t, T_PURPLE, FL_AUTO, log, -1)
         assert list(s["a_ncards"]) == [k, k]
     assert s["st_triggers"][TR_HUMAN_FLIP] == 0
     ru0 = ruleset(1)
