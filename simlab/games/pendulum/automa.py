@@ -170,7 +170,6 @@ SYMBOL_RESULT_NAMES = ("match", "grande_owned", "grande_down", "no_match", "fina
 RW_SYMBOL, RW_FALLBACK, RW_FINAL_F5, RW_FINAL_PREF = range(4)
 REWARD_HOW_NAMES = ("symbol", "fallback_vp", "final_legendary_card", "final_preference")
 
-
 EVENT_FIELDS = {
     EV_AUTOMA_SETUP: ("purple_acard", "purple_card_move_timer", "green_acard", "green_card_move_timer",
                       "is_same_card", "w0_space", "w1_space", "w2_space", "w3_space", "w4_space", "w5_space",

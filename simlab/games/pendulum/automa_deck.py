@@ -46,8 +46,6 @@ from simlab.games.pendulum.tables import (
 shuffle = bind(kernels.shuffle)
 
 N_COUNCIL_CARDS = 3  # cards revealed per Automa at council
-
-
 _DECK_V = 14  # values per EV_DECK_ORDER row
 
 

@@ -48,8 +48,6 @@ LEVEL_COLUMNS = ("level", "level_ru", "name_ru", "name_en", "advanced_rules", "g
 
 
 SCORING_COLUMNS = ("level", "round", "vp_bonus", "votes_bonus", "source")
-
-
 TRACK_COLUMNS = ("space", "row", "col", "kind", "distance_label", "distance_to_parchment", "parchment_index",
                  "glory_index", "advanced_only", "source")
 

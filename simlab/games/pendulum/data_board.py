@@ -44,8 +44,6 @@ from simlab.games.pendulum.tables import (
 
 AUTOMA_SIZES = ("small", "large")
 BOARD_SIDES = ("1-3p", "4-5p")
-
-
 FRAMES = ("single", "double", "open")
 
 

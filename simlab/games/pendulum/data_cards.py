@@ -42,17 +42,9 @@ from simlab.games.pendulum.tables import (
 )
 
 CHAR_SIDES = ("basic", "advanced")
-
-
 LONGEST = (*TRACK_NAMES, "all equal")
-
-
 COUNCIL_DECKS = ("standard", "final", "fixed")
-
-
 COUNCIL_KINDS = ("immediate", "stratagem", "permanent", "final", "grande", "default")
-
-
 #: ids of the council cards in council-table order (index = row of ``tables.co``).
 COUNCIL_IDS = (*(str(i) for i in range(1, N_STANDARD + 1)), "F1", "F2", "F3", "F4", "F5", "GRANDE", "DEFAULT")
 assert len(COUNCIL_IDS) == N_COUNCIL
@@ -226,8 +218,6 @@ def final_track(card: CouncilCard) -> int:
 
 
 ACH_COLUMNS = ("card_id", "requirement", "ribbon_reward", "ribbon_text", "source")
-
-
 PROV_COLUMNS = ("card_no", "kind", *(f"yield_{m}" for m in SLOT_NAMES), "source")
 
 

@@ -37,8 +37,6 @@ REQUIRED_OPTIONS = (
     "council_card_6_kind", "council_reading_order", "warmonger_blue_production", "warmonger_exchange",
     "character_side", "advanced_variant", "max_flip_delay_s",
 )
-
-
 OPTION_CHOICES: dict[str, tuple[Any, ...]] = {
     "time_model": ("schedule", "timed"),
     "auto_flips_count_as_human_flips": (False, True),
@@ -58,16 +56,12 @@ OPTION_CHOICES: dict[str, tuple[Any, ...]] = {
     "advanced_variant": ("none", "all"),
     "automa_level": LEVELS,
 }
-
-
 #: order options: comma-separated permutations of these names.
 ORDER_OPTIONS: dict[str, tuple[str, ...]] = {
     "auto_flip_order": TIMER_NAMES,
     "track_order_on_mat": TRACK_NAMES,
     "council_reading_order": COUNCIL_SLOT_NAMES,
 }
-
-
 #: numeric options (seconds or sigmas) with their bounds.
 NUMERIC_OPTIONS = {
     "human_action_median_s": (0.01, 600.0), "human_action_sigma": (0.0, 5.0),

@@ -15,14 +15,8 @@ from simlab.games.pendulum.data_grammar import (
 )
 
 SOURCES = ("rulebook", "public-source", "reconstructed")
-
-
 BOOLEANS = {"true": True, "false": False}
-
-
 YES_NO = {"yes": True, "no": False}
-
-
 OPTIONAL_COLUMNS = ("notes", "source")
 
 

@@ -29,14 +29,8 @@ from simlab.games.pendulum.tables import (
 )
 
 RESOURCE_TOKENS = ("military", "culture", "gold", "wild", "votes")
-
-
 VP_TOKENS = (*TRACK_NAMES, "any")
-
-
 COUNT_TOKENS = {"conquer": EF_CONQUER, "retrieve": EF_RETRIEVE, "recruit": EF_RECRUIT}
-
-
 MAX_AMOUNT = 99
 
 

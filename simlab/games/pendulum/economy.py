@@ -92,20 +92,10 @@ from simlab.games.pendulum.workforce import recruit, recruit_legal
 
 # PD_ALT args that are not effect indices
 ALT_CLAIM = -1  # Pacifist: claim the achievement (A_RES + 0 legendary, A_RES + 1 ribbon)
-
-
 ALT_EXCHANGE = -2  # Warmonger convert_any_1to1, direction still open
-
-
 ALT_EXCHANGE_TO_MIL = -3  # ... culture cubes become military
-
-
 ALT_EXCHANGE_TO_CUL = -4  # ... military cubes become culture
-
-
 N_PROD_PAIRS = 6  # (province, edge) pairs per EV_PRODUCTION row
-
-
 N_PICKUP_LISTED = 13  # stratagems listed per EV_PICKUP row
 
 

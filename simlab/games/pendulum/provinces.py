@@ -22,8 +22,6 @@ from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.state import MAX_PER_SLOT
 
 N_DISPLAY = 4
-
-
 SRC_DECK = 4  # A_CONQUER source code of the deck top
 
 

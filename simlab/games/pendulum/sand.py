@@ -12,8 +12,6 @@ from numba import njit
 from simlab.games.pendulum.kernel import kernel
 
 INF = 1.0e18
-
-
 N_TIMERS = 3
 
 

@@ -100,9 +100,6 @@ EVENT_FIELDS = {
 run-outs and conflicts logged by ``clock``."""
 
 
-# ---------------------------------------------------------------- state of the sand
-
-
 @kernel
 def auto_order(t, k: int) -> int:
     """The k-th timer of ``auto_flip_order`` (default green, black, purple)."""
@@ -323,17 +320,3 @@ def wake_waiting(s, t) -> int:
             s.ready_at[p] = s.now + flip_delay(s, t)
             m |= 1 << p
     return m
-
-
-# ---------------------------------------------------------------- the start of a real-time phase
-
-
-# ---------------------------------------------------------------- the schedule model
-
-
-# ---------------------------------------------------------------- the timed model
-
-
-# ---------------------------------------------------------------- round start
-
-
