@@ -114,14 +114,14 @@ def apply_pick(s, T, p: int, a: int, log) -> None:
         s.hand_n[p] = h + 1
     s.upgrades_taken[p] += 1
     s.takes -= 1
-    emit(log, s, EV_PICK, p, u, j)
+    emit(log, s, EV_PICK, p, u, j, 0, 0, 0, 0, 0, 0)
 
 
 @njit(cache=True)
 def apply_research(s, T, p: int, a: int, log) -> None:
     """D_RESEARCH: a research marker, or stop (the markers left are lost)."""
     if a == A_DONE:
-        emit(log, s, EV_MARKERS_LOST, p, s.markers, 0)
+        emit(log, s, EV_MARKERS_LOST, p, s.markers, 0, 0, 0, 0, 0, 0, 0)
         s.markers = 0
     else:
         s.markers -= 1
@@ -139,14 +139,14 @@ def apply_rb_research(s, T, p: int, a: int, log) -> None:
 def apply_logistics(s, T, p: int, a: int, log) -> None:
     """D_LOGISTICS: a logistics marker (an office when the region's cost is reached), or stop."""
     if a == A_DONE:
-        emit(log, s, EV_MARKERS_LOST, p, s.markers, 1)
+        emit(log, s, EV_MARKERS_LOST, p, s.markers, 1, 0, 0, 0, 0, 0, 0)
         s.markers = 0
     else:
         r = a - A_LOGISTICS
         s.markers -= 1
         s.reg_progress[p, r] += 1
         cost = region_cost(s, T, r)
-        emit(log, s, EV_LPROGRESS, p, r, s.reg_progress[p, r], cost)
+        emit(log, s, EV_LPROGRESS, p, r, s.reg_progress[p, r], cost, 0, 0, 0, 0, 0)
         if s.reg_progress[p, r] >= cost:
             s.reg_progress[p, r] = 0
             put_office(s, T, p, r, OFF_LOGISTICS, log)
@@ -180,7 +180,7 @@ def apply_rb_price(s, T, p: int, a: int, log) -> None:
     before = s.price[p]
     delta = 1 if a - A_RB_PRICE == 1 else -1
     set_price(s, T, p, before + delta)
-    emit(log, s, EV_PRICE_CHANGE, p, s.price[p], 1, delta, before)
+    emit(log, s, EV_PRICE_CHANGE, p, s.price[p], 1, delta, before, 0, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -195,7 +195,7 @@ def apply_move_to(s, T, p: int, a: int, log) -> None:
     r = a - A_MOVE_TO
     src = s.move_from
     k = remove_office(s, p, src)
-    emit(log, s, EV_MOVE, p, src, r, k)
+    emit(log, s, EV_MOVE, p, src, r, k, 0, 0, 0, 0, 0)
     put_office(s, T, p, r, OFF_MOVE, log)
     s.move_from = -1
     s.rb_kind = BONUS_NONE
@@ -213,7 +213,7 @@ def apply_nfc(s, T, p: int, a: int, log) -> None:
         s.vp[p] += v
         s.nfc_vp[p] += v
         s.round_vp[p, s.round - 1] += v
-    emit(log, s, EV_NFC, p, k, v, s.price[p])
+    emit(log, s, EV_NFC, p, k, v, s.price[p], 0, 0, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -230,7 +230,7 @@ def apply_sell(s, T, p: int, a: int, log) -> None:
         s.buyer_owner[b] = p
         s.goods[p] -= 1
         s.sold[p] += 1
-        emit(log, s, EV_SALE, p, b, r, outside)
+        emit(log, s, EV_SALE, p, b, r, outside, 0, 0, 0, 0, 0)
 
 
 @njit(cache=True)

@@ -85,7 +85,7 @@ def seat_players(s, T, cols, log) -> None:
         s.hand[p, 0] = T.start[c, 1]
         s.hand_round[p, 0] = 0
         s.hand_n[p] = 1
-        emit(log, s, EV_SEAT, p, c, r, T.start[c, 1])
+        emit(log, s, EV_SEAT, p, c, r, T.start[c, 1], 0, 0, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -102,7 +102,7 @@ def choose_tech_sides(s, T, log) -> None:
         else:
             side = T.opts[OPT_TECH_LIST0 + t]
         s.tech_side[t] = side
-        emit(log, s, EV_TECH_SIDE, -1, t, side, T.tech_effect[t, side])
+        emit(log, s, EV_TECH_SIDE, -1, t, side, T.tech_effect[t, side], 0, 0, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -162,7 +162,7 @@ def cover_region(s, T, r: int, tiles, used, log) -> None:
         s.retailer[r] = tile
         s.retailer_side[r] = side
         s.places[r] = T.retailer[tile, side, 2]
-        emit(log, s, EV_RETAILER, -1, r, tile, side)
+        emit(log, s, EV_RETAILER, -1, r, tile, side, 0, 0, 0, 0, 0)
         return
 
 

@@ -124,7 +124,7 @@ def decide_bonus(s, T, p: int, log) -> int:
                 if research_need(s, T, p, t) > 0:
                     return D_RB_RESEARCH
         if s.rb_left > 0:
-            emit(log, s, EV_MARKERS_LOST, p, s.rb_left, 2)
+            emit(log, s, EV_MARKERS_LOST, p, s.rb_left, 2, 0, 0, 0, 0, 0, 0)
     elif k == BONUS_PRICE:
         return D_RB_PRICE
     elif k == BONUS_SECOND:

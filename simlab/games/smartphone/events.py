@@ -7,10 +7,11 @@ The log is an int32 array (capacity + 1, ``LOG_WIDTH``); ``log[0, 0]`` counts ev
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import from_dtype, int32, int64, njit, void
 
 from simlab.core import kernels
 from simlab.core.kernels import bind
+from simlab.games.smartphone.state import STATE_DTYPE
 
 next_u64 = bind(kernels.next_u64)  # the shared helpers, compiled here so numba inlines them
 log_event = bind(kernels.log_event)
@@ -32,10 +33,17 @@ def new_log(capacity: int) -> np.ndarray:
     return kernels.new_log(capacity, LOG_WIDTH)
 
 
-@njit(cache=True)
-def emit(log, s, kind: int, seat: int, a: int = 0, b: int = 0, c: int = 0, d: int = 0, e: int = 0, f: int = 0,
-         g: int = 0, h: int = 0) -> None:
-    """Append one event (dropped, with ``log[0, 1]`` set, when the log is full)."""
+# One compiled version for every call site: the log, the state record and ten int64 values. Call sites pass
+# every argument (no defaults: an omitted one is typed apart) and numba converts theirs (an EV_* literal, an
+# int8/int16/int32 field, a bool) to int64; with lazy compiling each combination was a version of its own
+# (51 in a cold run, each compiled and cached).
+EMIT_SIGNATURE = void(int32[:, ::1], from_dtype(STATE_DTYPE), *([int64] * 10))
+
+
+@njit(EMIT_SIGNATURE, cache=True)
+def emit(log, s, kind: int, seat: int, a: int, b: int, c: int, d: int, e: int, f: int, g: int, h: int) -> None:
+    """Append one event: ``kind``, the acting ``seat`` (-1: none) and its eight arguments ``a``..``h`` (pass 0
+    for those an event does not use). Dropped, with ``log[0, 1]`` set, when the log is full."""
     if log.shape[0] <= 1:
         return
     n = log_event(log, kind)

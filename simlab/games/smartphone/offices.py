@@ -62,17 +62,17 @@ def put_office(s, T, p: int, r: int, source: int, log) -> None:
     s.own_offices[p, r] += 1
     if source != OFF_MOVE:
         s.offices_built[p] += 1
-    emit(log, s, EV_OFFICE, p, r, k, source)
+    emit(log, s, EV_OFFICE, p, r, k, source, 0, 0, 0, 0, 0)
     tile = s.retailer[r]
     if tile >= 0 and source != OFF_MOVE:
         side = s.retailer_side[r]
         bonus = T.retailer[tile, side, 3]
         amount = T.retailer[tile, side, 4]
-        emit(log, s, EV_BONUS, p, r, bonus, amount)
+        emit(log, s, EV_BONUS, p, r, bonus, amount, 0, 0, 0, 0, 0)
         if bonus == BONUS_GOODS:
             got = add_goods(s, T, p, amount)
             s.produced_total[p] += got
-            emit(log, s, EV_GOODS, p, got, 1)
+            emit(log, s, EV_GOODS, p, got, 1, 0, 0, 0, 0, 0, 0)
         elif bonus != BONUS_NONE:
             s.rb_kind = bonus
             s.rb_left = min(amount, progress_supply(s, T, p)) if bonus == BONUS_RESEARCH else 1

@@ -56,15 +56,15 @@ def research(s, T, p: int, t: int, log) -> None:
         s.n_patents[p] += 1
         patent = 1
     e = active_effect(s, T, t)
-    emit(log, s, EV_RESEARCHED, p, t, patent, e)
+    emit(log, s, EV_RESEARCHED, p, t, patent, e, 0, 0, 0, 0, 0)
     if e == E_GPS_GAIN5:
         got = add_goods(s, T, p, 5)
         s.produced_total[p] += got
-        emit(log, s, EV_GOODS, p, got, 0)
+        emit(log, s, EV_GOODS, p, got, 0, 0, 0, 0, 0, 0, 0)
     elif e == E_NFC_PLUS1:
         before = s.price[p]
         set_price(s, T, p, before + 1)
-        emit(log, s, EV_PRICE_CHANGE, p, s.price[p], 0, 1, before)
+        emit(log, s, EV_PRICE_CHANGE, p, s.price[p], 0, 1, before, 0, 0, 0, 0)
 
 
 @njit(cache=True, inline="always")
@@ -79,7 +79,7 @@ def research_need(s, T, p: int, t: int) -> int:
 @njit(cache=True)
 def add_research(s, T, p: int, t: int, complete_now: bool, source: int, log) -> None:
     s.progress[p, t] += 1
-    emit(log, s, EV_RPROGRESS, p, t, s.progress[p, t], tech_cost(s, T, p, t), source)
+    emit(log, s, EV_RPROGRESS, p, t, s.progress[p, t], tech_cost(s, T, p, t), source, 0, 0, 0, 0)
     if complete_now and s.progress[p, t] >= tech_cost(s, T, p, t) and office_supply(s, T, p) > 0:
         research(s, T, p, t, log)
         complete_research(s, T, p, log)

@@ -131,12 +131,12 @@ def begin_turn(s, T, log) -> None:
     s.markers = 0
     s.takes = 0
     ph = s.phase
-    emit(log, s, EV_TURN_START, p, s.turn)
+    emit(log, s, EV_TURN_START, p, s.turn, 0, 0, 0, 0, 0, 0, 0)
     if ph == 4:
         n_up = sym_count(s, T, p, UPGRADE)
         if n_up > 0:
             s.takes = n_up if T.opts[OPT_UPG_PER_SYMBOL] else 1
-        emit(log, s, EV_ALLOWANCE, p, ALLOW_UPGRADES, s.takes, n_up)
+        emit(log, s, EV_ALLOWANCE, p, ALLOW_UPGRADES, s.takes, n_up, 0, 0, 0, 0, 0)
         if n_up == 0:
             give_token(s, T, p, log)
     elif ph == 5:
@@ -144,7 +144,7 @@ def begin_turn(s, T, log) -> None:
         s.markers = min(sym_count(s, T, p, RESEARCH), progress_supply(s, T, p))
         if log.shape[0] > 1:
             emit(log, s, EV_ALLOWANCE, p, ALLOW_RESEARCH, s.markers, sym_count(s, T, p, RESEARCH), 0,
-                 progress_supply(s, T, p))
+                 progress_supply(s, T, p), 0, 0, 0)
     elif ph == 6:
         m = sym_count(s, T, p, LOGISTICS)
         extra = 0
@@ -154,7 +154,8 @@ def begin_turn(s, T, log) -> None:
         s.markers = min(m, progress_supply(s, T, p))
         s.stage = ST_LOGISTICS
         if log.shape[0] > 1:
-            emit(log, s, EV_ALLOWANCE, p, ALLOW_LOGISTICS, s.markers, m - extra, extra, progress_supply(s, T, p))
+            emit(log, s, EV_ALLOWANCE, p, ALLOW_LOGISTICS, s.markers, m - extra, extra, progress_supply(s, T, p),
+                 0, 0, 0)
 
 
 @njit(cache=True)
@@ -162,12 +163,12 @@ def give_token(s, T, p: int, log) -> None:
     """Phase 4 without an upgrade: one goods token (O6 supply)."""
     if T.opts[OPT_TOKENS_LIMITED]:
         if s.tokens_left <= 0:
-            emit(log, s, EV_TOKEN, p, 0)
+            emit(log, s, EV_TOKEN, p, 0, 0, 0, 0, 0, 0, 0, 0)
             return
         s.tokens_left -= 1
     s.tokens[p] += 1
     s.tokens_taken[p] += 1
-    emit(log, s, EV_TOKEN, p, 1)
+    emit(log, s, EV_TOKEN, p, 1, 0, 0, 0, 0, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -178,20 +179,20 @@ def end_turn(s, T, log) -> None:
     if ph == 1:
         emit_plan(s, T, p, log)
     elif ph == 5 and s.markers > 0:
-        emit(log, s, EV_MARKERS_LOST, p, s.markers, 0)
+        emit(log, s, EV_MARKERS_LOST, p, s.markers, 0, 0, 0, 0, 0, 0, 0)
     elif ph == 6:
         if s.markers > 0:
-            emit(log, s, EV_MARKERS_LOST, p, s.markers, 1)
+            emit(log, s, EV_MARKERS_LOST, p, s.markers, 1, 0, 0, 0, 0, 0, 0)
         if not T.opts[OPT_LOG_PERSISTS]:
             for r in range(T.region.shape[0]):
                 s.reg_progress[p, r] = 0
     elif ph == 7:
         keep = has(s, T, p, E_WIFI_KEEP)
-        emit(log, s, EV_LOST, p, s.goods[p], keep)
+        emit(log, s, EV_LOST, p, s.goods[p], keep, 0, 0, 0, 0, 0, 0)
         if s.goods[p] > 0 and not keep:
             s.lost[p] += s.goods[p]
             s.goods[p] = 0
-    emit(log, s, EV_TURN_END, p, s.goods[p], s.vp[p], s.price[p])
+    emit(log, s, EV_TURN_END, p, s.goods[p], s.vp[p], s.price[p], 0, 0, 0, 0, 0)
     s.markers = 0
     s.pending = D_NONE
     s.turn += 1
@@ -240,7 +241,7 @@ def open_priority_phase(s, T, ph: int, log) -> None:
             emit_priority_keys(s, tie, log)
     if ph == 4:
         s.first_count[s.order[0]] += 1
-    emit(log, s, EV_ORDER, -1, s.order[0], s.order[1], s.order[2], s.order[3], s.order[4], s.n_players)
+    emit(log, s, EV_ORDER, -1, s.order[0], s.order[1], s.order[2], s.order[3], s.order[4], s.n_players, 0, 0)
     s.turn = 0
     begin_turn(s, T, log)
 
@@ -256,7 +257,7 @@ def emit_priority_keys(s, tie, log) -> None:
             hi -= 4294967296
         if lo >= 2147483648:
             lo -= 4294967296
-        emit(log, s, EV_PRIORITY_KEY, p, hi, lo, s.price[p], s.vp[p], s.produced[p], s.n_techs[p], s.n_patents[p])
+        emit(log, s, EV_PRIORITY_KEY, p, hi, lo, s.price[p], s.vp[p], s.produced[p], s.n_techs[p], s.n_patents[p], 0)
 
 
 @njit(cache=True)
@@ -269,7 +270,7 @@ def pricing(s, T, log) -> None:
             v += 1
         set_price(s, T, p, v)
         s.price_sum[p] += s.price[p]
-        emit(log, s, EV_PRICE, p, s.price[p])
+        emit(log, s, EV_PRICE, p, s.price[p], 0, 0, 0, 0, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -288,7 +289,7 @@ def production(s, T, log) -> None:
         got = add_goods(s, T, p, total)
         s.produced[p] = got
         s.produced_total[p] += got
-        emit(log, s, EV_PRODUCE, p, got, sym, hidden, unused, s.tokens[p], tech, s.goods[p])
+        emit(log, s, EV_PRODUCE, p, got, sym, hidden, unused, s.tokens[p], tech, s.goods[p], 0)
 
 
 @njit(cache=True)
@@ -307,7 +308,7 @@ def income(s, T, log) -> None:
         s.vp[p] += v
         s.sales_vp[p] += v
         s.round_vp[p, s.round - 1] += v
-        emit(log, s, EV_INCOME, p, on_board[p], s.price[p], v)
+        emit(log, s, EV_INCOME, p, on_board[p], s.price[p], v, 0, 0, 0, 0, 0)
     counts = np.zeros(n, dtype=np.int64)
     for r in range(nr):
         if s.office_n[r] == 0:
@@ -333,7 +334,7 @@ def income(s, T, log) -> None:
         vp = control_value(s, T, r)
         tie = T.opts[OPT_CONTROL_TIE]
         if n_best > 1 and tie == 0:
-            emit(log, s, EV_CONTROL, -1, r, 0, best, n_best)
+            emit(log, s, EV_CONTROL, -1, r, 0, best, n_best, 0, 0, 0, 0)
             continue
         if n_best > 1 and tie == 1:  # the tied player whose office is further left
             for k in range(s.office_n[r]):
@@ -364,7 +365,7 @@ def award_control(s, p: int, r: int, vp: int, goods: int, n_tied: int, log) -> N
     s.control_vp[p] += vp
     s.controls[p] += 1
     s.round_vp[p, s.round - 1] += vp
-    emit(log, s, EV_CONTROL, p, r, vp, goods, n_tied)
+    emit(log, s, EV_CONTROL, p, r, vp, goods, n_tied, 0, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -391,7 +392,7 @@ def final_scoring(s, T, log) -> None:
         keys[p, 2] = s.n_patents[p]
     rank_seats(keys, n, s.rank, s.winner)
     for p in range(n):
-        emit(log, s, EV_FINAL, p, s.total[p], s.vp[p], s.patent_vp[p], s.retailer_vp[p], s.rank[p], s.winner[p])
+        emit(log, s, EV_FINAL, p, s.total[p], s.vp[p], s.patent_vp[p], s.retailer_vp[p], s.rank[p], s.winner[p], 0, 0)
     s.over = 1
     s.pending = D_NONE
     s.phase = 8
@@ -409,7 +410,7 @@ def start_round(s, T, log) -> None:
             s.deck_n -= 1
             s.display[j] = s.deck[s.deck_n]
     s.phase = 1
-    emit(log, s, EV_ROUND, -1, s.display[0], s.display[1], s.display[2], s.display[3], s.display[4])
+    emit(log, s, EV_ROUND, -1, s.display[0], s.display[1], s.display[2], s.display[3], s.display[4], 0, 0, 0)
     for p in range(s.n_players):
         s.plan_arr[p] = -1
         s.plan_n[p] = 0

@@ -274,7 +274,7 @@ def place_upgrade(s, T, p: int, h: int, k: int, o: int, log) -> None:
     s.plan_orient[p, i] = o
     s.plan_n[p] = i + 1
     emit(log, s, EV_PLACE, p, u, k, o, T.slots[arr, k, SL_A], T.slots[arr, k, SL_B], level,
-         T.slots[arr, k, SL_OVERHANG])
+         T.slots[arr, k, SL_OVERHANG], 0)
 
 
 
