@@ -833,21 +833,25 @@ def rekey(g, seed: np.uint64) -> None:
 
 
 @njit(cache=True)
-def determinize(g, p: int, tiles, pool, setup_tab, buf) -> None:
-    """Re-deal, in the copy ``g``, what seat p has not seen: face-down field tiles, the gen-3 stack,
-    the other robots' unrevealed modules and the tiles boxed unseen at setup. Each place keeps its
-    visible type; the instances of each type are shuffled among that type's places with ``g``'s
-    stream of seat p (rekey ``g`` first). ``buf``: int64 [6, MAX_TILES] scratch."""
+def _unseen_places(g, p: int, tiles, pool, n_boxed: int, buf, put: bool) -> None:
+    """Walk the places seat p has not seen, always in the same order: face-down field tiles, the other
+    robots' unrevealed modules (basic mode), the generation-3 stack, the first ``n_boxed`` box entries.
+    ``put`` false: append each place's tile instance to the row of its type in ``buf`` (``buf[5, t]``
+    counts them); true: give each place, in the same order, the next instance of its type's row."""
     n = 0
+    for t in range(5):
+        buf[5, t] = 0
     if not g.expert:
         for c in range(g.n_cells):
             inst = g.cell_tile[c]
             if inst >= 0 and g.cell_up[c] == 0:
-                buf[0, n] = 0
-                buf[1, n] = c
-                buf[2, n] = 0
-                buf[3, n] = inst
-                buf[4, n] = tiles[pool[inst], T_TYPE]
+                t = tiles[pool[inst], T_TYPE]
+                k = buf[5, t]
+                if put:
+                    g.cell_tile[c] = buf[t, k]
+                else:
+                    buf[t, k] = inst
+                buf[5, t] = k + 1
                 n += 1
         for q in range(g.n_players):
             if q == p:
@@ -855,87 +859,55 @@ def determinize(g, p: int, tiles, pool, setup_tab, buf) -> None:
             for m in range(g.n_mods[q]):
                 if g.revealed[q, m] == 0 and n < MAX_TILES:
                     inst = g.mods[q, m]
-                    buf[0, n] = 2
-                    buf[1, n] = q
-                    buf[2, n] = m
-                    buf[3, n] = inst
-                    buf[4, n] = tiles[pool[inst], T_TYPE]
+                    t = tiles[pool[inst], T_TYPE]
+                    k = buf[5, t]
+                    if put:
+                        g.mods[q, m] = buf[t, k]
+                    else:
+                        buf[t, k] = inst
+                    buf[5, t] = k + 1
                     n += 1
     for i in range(g.stack_n):
         if n < MAX_TILES:
             inst = g.stack[i]
-            buf[0, n] = 1
-            buf[1, n] = i
-            buf[2, n] = 0
-            buf[3, n] = inst
-            buf[4, n] = tiles[pool[inst], T_TYPE]
+            t = tiles[pool[inst], T_TYPE]
+            k = buf[5, t]
+            if put:
+                g.stack[i] = buf[t, k]
+            else:
+                buf[t, k] = inst
+            buf[5, t] = k + 1
             n += 1
-    for i in range(_setup_boxed(g, tiles, pool, setup_tab)):
+    for i in range(n_boxed):
         if n < MAX_TILES:
             inst = g.box[i]
-            buf[0, n] = 3
-            buf[1, n] = i
-            buf[2, n] = 0
-            buf[3, n] = inst
-            buf[4, n] = tiles[pool[inst], T_TYPE]
+            t = tiles[pool[inst], T_TYPE]
+            k = buf[5, t]
+            if put:
+                g.box[i] = buf[t, k]
+            else:
+                buf[t, k] = inst
+            buf[5, t] = k + 1
             n += 1
-    # group the places by type (row 5: positions, type by type), then Fisher-Yates within each group
+
+
+@njit(cache=True)
+def determinize(g, p: int, tiles, pool, setup_tab, buf) -> None:
+    """Re-deal, in the copy ``g``, what seat p has not seen: face-down field tiles, the gen-3 stack,
+    the other robots' unrevealed modules and the tiles boxed unseen at setup. Each place keeps its
+    visible type; the instances of each type are shuffled among that type's places (Fisher-Yates from
+    the top, types in order) with ``g``'s stream of seat p (rekey ``g`` first). ``buf``: int64
+    [6, MAX_TILES] scratch (a row of instances per type, row 5 the counts)."""
+    n_boxed = _setup_boxed(g, tiles, pool, setup_tab)
+    _unseen_places(g, p, tiles, pool, n_boxed, buf, b1(False))
     stream = STREAM_SEAT0 + p
-    start0 = 0
-    start1 = 0
-    start2 = 0
-    start3 = 0
-    start4 = 0
-    for i in range(n):  # counting sort, stable: group t holds its places in ascending order
-        t = buf[4, i]
-        if t == 0:
-            start1 += 1
-        if t <= 1:
-            start2 += 1
-        if t <= 2:
-            start3 += 1
-        if t <= 3:
-            start4 += 1
-    ends = (start1, start2, start3, start4, n)
-    starts = (start0, start1, start2, start3, start4)
-    fill0, fill1, fill2, fill3, fill4 = starts
-    for i in range(n):
-        t = buf[4, i]
-        if t == 0:
-            buf[5, fill0] = i
-            fill0 += 1
-        elif t == 1:
-            buf[5, fill1] = i
-            fill1 += 1
-        elif t == 2:
-            buf[5, fill2] = i
-            fill2 += 1
-        elif t == 3:
-            buf[5, fill3] = i
-            fill3 += 1
-        else:
-            buf[5, fill4] = i
-            fill4 += 1
     for t in range(5):
-        first = starts[t]
-        at = ends[t]
-        for i in range(at - first - 1, 0, -1):
+        for i in range(buf[5, t] - 1, 0, -1):
             j = below(next_u64(g, stream), i + 1)
-            x = buf[5, first + i]
-            y = buf[5, first + j]
-            tmp = buf[3, x]
-            buf[3, x] = buf[3, y]
-            buf[3, y] = tmp
-    for i in range(n):
-        kind = buf[0, i]
-        if kind == 0:
-            g.cell_tile[buf[1, i]] = buf[3, i]
-        elif kind == 1:
-            g.stack[buf[1, i]] = buf[3, i]
-        elif kind == 2:
-            g.mods[buf[1, i], buf[2, i]] = buf[3, i]
-        else:
-            g.box[buf[1, i]] = buf[3, i]
+            tmp = buf[t, i]
+            buf[t, i] = buf[t, j]
+            buf[t, j] = tmp
+    _unseen_places(g, p, tiles, pool, n_boxed, buf, b1(True))
 
 
 # ---------------------------------------------------------------- owner decisions and placement
@@ -1323,12 +1295,15 @@ def choose_action(kind: int, params, s_arr, legal, n_legal: int, tiles, pool, ro
         return legal[below(next_u64(s, STREAM_SEAT0 + s.actor), n_legal)]
     if s.phase in (PH_HEAT, PH_WATER, PH_DISCARD, PH_LIMIT):  # no scratch needed (as heuristic_action)
         return owner_action(s, legal, n_legal, tiles, pool)
-    base = np.empty(1, dtype=STATE_DTYPE)
-    work = np.empty(1, dtype=STATE_DTYPE)
+    copies = np.empty(2, dtype=STATE_DTYPE)  # (scratch: few allocations per decision)
+    base = copies[0:1]
+    work = copies[1:2]
     log = new_log(0)
-    scores = np.empty(max(n_legal, 1))
+    n_scores = max(n_legal, 1)
+    floats = np.empty(n_scores + weights_size(tiles))
+    scores = floats[:n_scores]
+    w = floats[n_scores:]
     buf = np.empty((6, MAX_TILES), dtype=np.int64)
-    w = np.empty(weights_size(tiles))
     if kind == KIND_SEARCH:
         return search_action(params, s_arr, legal, n_legal, tiles, pool, robots, setup_tab, cells, nbr, opts,
                              base, work, log, scores, buf, w)
