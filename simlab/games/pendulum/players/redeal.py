@@ -1,0 +1,82 @@
+"""Re-dealing what a seat cannot see (deck orders, the council cards still to come) in a copy of the state."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simlab.core.rng import below, derive_key
+from simlab.games.pendulum.players.rng import next_u64
+from simlab.games.pendulum.state import N_STREAMS, STREAM_SEAT0
+from simlab.games.pendulum.tables import (
+    N_STANDARD,
+    ST_COUNCIL,
+)
+
+
+@njit(cache=True)
+def rekey(g, seed: np.uint64) -> None:
+    """Give every random stream of the copy ``g`` a fresh key derived from ``seed``."""
+    for k in range(N_STREAMS):
+        g.rng_key[k] = derive_key(seed, np.uint64(k))
+        g.rng_ctr[k] = 0
+
+
+@njit(cache=True)
+def _sort_shuffle(g, arr, n: int, stream: int) -> None:
+    """Sort ``arr[:n]`` (forgetting its order), then Fisher-Yates it with g's stream."""
+    for i in range(1, n):  # insertion sort: n <= 64
+        x = arr[i]
+        j = i - 1
+        while j >= 0 and arr[j] > x:
+            arr[j + 1] = arr[j]
+            j -= 1
+        arr[j + 1] = x
+    for i in range(n - 1, 0, -1):
+        j = below(next_u64(g, stream), i + 1)
+        x = arr[i]
+        arr[i] = arr[j]
+        arr[j] = x
+
+
+@njit(cache=True)
+def determinize(g, t, p: int, seed: np.uint64) -> None:
+    """Re-deal, in the copy ``g``, what seat p cannot see, from streams keyed by ``seed``.
+
+    Every random stream is re-keyed (the chance streams' futures are unknown to the seat); the order of
+    the province, achievement and Automa decks is forgotten (their contents follow from what is public)
+    and shuffled anew; the standard council cards still in the deck are drawn anew from those the seat has
+    not seen on offer or owned (neither in the offer nor a stratagem of any seat: 10 of the unseen cards
+    left the game unseen at setup; the cards of earlier offers that nobody kept count as unseen, an
+    approximation: the state keeps no record of them). Reads nothing that ``PendulumGame.hide`` hides:
+    the result is the same from the true state and from the seat's view."""
+    rekey(g, seed)
+    stream = STREAM_SEAT0 + p
+    _sort_shuffle(g, g.pdeck, g.pdeck_n, stream)
+    _sort_shuffle(g, g.adeck, g.adeck_n, stream)
+    _sort_shuffle(g, g.a_deck, g.a_deck_n, stream)
+    n = g.cdeck_n
+    if n > 0:
+        seen = np.zeros(N_STANDARD, dtype=np.bool_)
+        for i in range(5):
+            if 0 <= g.offer[i] < N_STANDARD:
+                seen[g.offer[i]] = True
+        for i in range(t.n_strats):
+            c = t.st[i, ST_COUNCIL]
+            if 0 <= c < N_STANDARD and not seen[c]:
+                for q in range(g.n_players):
+                    if g.strat[q, i] != 0:
+                        seen[c] = True
+        pool = np.empty(N_STANDARD, dtype=np.int32)
+        k = 0
+        for c in range(N_STANDARD):
+            if not seen[c]:
+                pool[k] = c
+                k += 1
+        for i in range(k - 1, 0, -1):
+            j = below(next_u64(g, stream), i + 1)
+            x = pool[i]
+            pool[i] = pool[j]
+            pool[j] = x
+        for i in range(n):
+            g.cdeck[i] = pool[i % k] if k > 0 else 0

@@ -1,0 +1,75 @@
+"""The heuristics' first scoring (the ``_v1`` kinds, the search's candidates): every legal action played out
+on a (determinized) copy, the seat's follow-up decisions settled one-ply."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from simlab.games.pendulum.codes import (
+    A_PASS,
+    A_REFILL,
+    PH_PENDING,
+    PH_REPLACE,
+)
+from simlab.games.pendulum.players.evaluation import evaluate, potentials
+from simlab.games.pendulum.players.ply import _is_move, _move_score, _trigger_penalty
+from simlab.games.pendulum.players.redeal import determinize
+from simlab.games.pendulum.players.rng import next_u64
+from simlab.games.pendulum.players.weights import NEG
+from simlab.games.pendulum.rules import apply_action, legal_actions
+from simlab.games.pendulum.state import STREAM_SEAT0
+
+
+@njit(cache=True)
+def settle(g_arr, t, p: int, w, ctx, legal2, work2, log) -> None:
+    """Resolve greedily, one-ply, the decisions of seat p that follow at once in the copy (the pending stack,
+    the solo re-placement after a lift)."""
+    g = g_arr[0]
+    for _ in range(24):
+        if g.over or g.actor != p or (g.phase != PH_PENDING and g.phase != PH_REPLACE):
+            return
+        n = legal_actions(g, t, legal2)
+        if n == 0:
+            return
+        best = legal2[0]
+        if n > 1:
+            best_v = NEG
+            for i in range(n):
+                a = legal2[i]
+                if a == A_REFILL:
+                    continue  # the deck top stays an option; a refill only reshuffles the choice
+                work2[0] = g
+                apply_action(work2[0], t, a, log)
+                v = evaluate(work2[0], t, p, w, ctx)
+                if v > best_v + 1e-9:
+                    best_v = v
+                    best = a
+        apply_action(g, t, best, log)
+
+
+@njit(cache=True)
+def score_actions(s_arr, t, legal, n_legal: int, w, scores, base, work, work2, legal2, ctx, bctx, log,
+                  resample: bool) -> float:
+    """Score every legal action of the seat to act (``scores[i]`` for ``legal[i]``): moves directly, the rest
+    on a (determinized) copy with the seat's follow-up decisions settled. Returns the value of the position
+    as it is (what a pass keeps)."""
+    s = s_arr[0]
+    p = s.actor
+    base[0] = s_arr[0]
+    b = base[0]
+    if resample:
+        determinize(b, t, p, next_u64(s, STREAM_SEAT0 + p))
+    base_v = evaluate(b, t, p, w, bctx)
+    base_pot = potentials(b, t, p, bctx, w)
+    for i in range(n_legal):
+        a = legal[i]
+        if a == A_PASS:
+            scores[i] = base_v
+        elif _is_move(a):
+            scores[i] = _move_score(b, t, p, a, base_v, base_pot, bctx, w)
+        else:
+            work[0] = base[0]
+            apply_action(work[0], t, a, log)
+            settle(work, t, p, w, ctx, legal2, work2, log)
+            scores[i] = evaluate(work[0], t, p, w, ctx) - _trigger_penalty(b, t, a, w)
+    return base_v
