@@ -463,14 +463,17 @@ def _play_python(rules, seed: int, player) -> np.void:
     return s
 
 
-def test_worked_player_beats_random_in_solo():
-    """examples/pendulum_producer.py, through the observation helpers only, beats the level-A Automas in some
-    of 12 seeded solo games (measured: 4 of 12; 8 of 20 on seeds 700-719), where random never wins (see
-    ``test_heuristics_beat_the_automa_more_often_than_random``); every action it takes is legal."""
+def test_worked_player_plays_a_legal_game_with_worker_actions():
+    """examples/pendulum_producer.py, through the observation helpers only, plays one seeded solo game against
+    the level-A Automas to its end (NOTES I.12.11): every action it takes is legal (``_play_python``), and it
+    takes worker actions (I.13.4), plays stratagems and conquers rather than passing its way through (measured on
+    seed 700: 23 worker actions, 4 stratagems, 1 province). How often it wins (random never does) is measured in
+    benchmarks/pendulum_strength.py (``--only worked``), not here."""
     rules = ruleset(1, automa_level="A")
-    producer = _example_class()
-    wins = sum(int(_play_python(rules, 700 + i, producer())["winner"][0]) for i in range(12))
-    assert wins >= 3, wins
+    s = _play_python(rules, 700, _example_class()())
+    assert s["over"]
+    assert s["st_actions"][0] >= 10, s["st_actions"][0]
+    assert s["st_strats"][0] + s["st_provinces"][0] >= 2, (s["st_strats"][0], s["st_provinces"][0])
 
 
 def test_worked_player_is_the_code_in_the_docs():
