@@ -44,8 +44,9 @@ one-element state array:
 * ``rollout(g_arr, depth, args)``: play on with the game's fast policy for at most ``depth``
   decisions (all of them if ``depth < 0``), drawing from the copy's own streams;
 * ``evaluate(g_arr, values, args)``: ``values[seat]`` in [0, 1] for every seat;
-* ``prior(g_arr, legal, n, out, args)``: a prior over ``legal[:n]`` summing to 1 (optional:
-  every action alike when the game has none).
+* ``prior(g_arr, legal, n, out, args)``: a weight in [0, 1] for each of ``legal[:n]``, 1 for the
+  most promising (it need not sum to 1: it orders the expansions and scales the progressive
+  bias); optional: every action alike when the game has none.
 
 Parameters (the first entries of a search player's parameter vector, shown by ``simlab
 players GAME``): ``iterations``, ``exploration``, ``rollout_depth``, ``prior_weight`` and
@@ -121,7 +122,7 @@ def pool_bytes(iterations: int) -> int:
 def uniform_prior(g_arr, legal, n, out, args) -> None:
     """The prior of a game without one: every legal action alike."""
     for i in range(n):
-        out[i] = 1.0 / n
+        out[i] = 1.0
 
 
 # ---------------------------------------------------------------- the hooks, bound per game
@@ -328,29 +329,31 @@ def ismcts_action(root_arr, seat, n_players, max_actions, args, params, key, sta
             if n == 0:
                 break
             who = hook_actor(g_arr)
-            # Which legal actions have a child: a small hash table from action code to index.
+            # Which legal actions have a child: the node's children go into a small hash table
+            # (action code -> child), then every legal action looks itself up (mostly one probe).
             stamp += 1
-            for i in range(n):
-                h = _slot(legal[i], mask)
-                while table_used[h] == stamp:
-                    h = (h + 1) & mask
-                table_used[h] = stamp
-                table_code[h] = legal[i]
-                table_index[h] = i
-                child_of[i] = -1
             ch = first_child[node]
             while ch >= 0:
                 h = _slot(action[ch], mask)
                 while table_used[h] == stamp:
-                    if table_code[h] == action[ch]:
-                        child_of[table_index[h]] = ch
-                        avail[ch] += 1.0
-                        break
                     h = (h + 1) & mask
+                table_used[h] = stamp
+                table_code[h] = action[ch]
+                table_index[h] = ch
                 ch = sibling[ch]
             n_untried = 0
             for i in range(n):
-                if child_of[i] < 0:
+                found = -1
+                h = _slot(legal[i], mask)
+                while table_used[h] == stamp:
+                    if table_code[h] == legal[i]:
+                        found = table_index[h]
+                        break
+                    h = (h + 1) & mask
+                child_of[i] = found
+                if found >= 0:
+                    avail[found] += 1.0
+                else:
                     n_untried += 1
             may_widen = widening <= 0.0 or n_children[node] < widening * np.sqrt(visits[node] + 1.0)
             if n_untried > 0 and (may_widen or n_untried == n):

@@ -8,7 +8,8 @@
   rollout that loses by one VP counts a little more than one that loses by twenty; a position
   cut off before the end is scored from the VP scored so far;
 * prior: the greedy view of every buy (the change in the seat's network VP, less a little per
-  assistant spent), as a softmax, and the pass at the greedy's pass threshold.
+  assistant spent) and of the pass (the greedy's pass threshold), as a weight falling linearly from
+  1 for the best move to 0 for one ``PRIOR_SCALE`` VP worse.
 """
 
 from __future__ import annotations
@@ -24,20 +25,21 @@ from simlab.games.sentient.players import DEFAULT_PARAMS, SCRATCH, heuristic_act
 from simlab.games.sentient.players import _take_delta as take_delta
 from simlab.games.sentient.rules import (
     ACT_BUY0,
+    MAX_INFLUENCE,
     N_ACTIONS,
     apply_action,
     decode_buy,
     legal_actions,
     new_log,
 )
-from simlab.games.sentient.state import N_ROUNDS, N_STREAMS, STATE_DTYPE, STREAM_DICE, STREAM_SEAT0
+from simlab.games.sentient.state import N_COLUMNS, N_ROUNDS, N_SLOTS, N_STREAMS, STATE_DTYPE, STREAM_DICE, STREAM_SEAT0
 
 next_u64 = bind(kernels.next_u64)
 
 RANDOM_ROLLOUT = 0  # rollout kind 0: uniform over the legal actions
 MARGIN_WEIGHT = 0.1  # share of a finished game's value that comes from the VP margin
 MARGIN_SPREAD = 10.0  # VP over which the margin term goes from a little to a lot
-PRIOR_TEMPERATURE = 1.5  # VP: a buy that gains this much more is e times as likely in the prior
+PRIOR_SCALE = 6.0  # VP: a move this much worse than the best has prior weight 0
 ASSISTANT_COST = 0.4  # VP an assistant spent costs in the prior
 PASS_VALUE = 1.0  # the prior's value of passing (the greedy's pass threshold)
 
@@ -114,27 +116,32 @@ def evaluate(g_arr, values, args) -> None:
 
 @njit(cache=True)
 def prior(g_arr, legal_buf, n, out, args) -> None:
-    """A softmax over the greedy's view of each action (see the module docstring)."""
+    """The greedy's view of each action as a weight in [0, 1] (see the module docstring); the change in
+    network VP is computed once per (column, slot, blocks), not once per influence count."""
     g = g_arr[0]
     cards = args[0]
     p = g.order[g.turn]
+    memo = args[4]  # scratch: one entry per (column, slot, left block, right block), NaN until computed
+    for i in range(N_COLUMNS * N_SLOTS * 4):
+        memo[i] = np.nan
     top = -np.inf
     for i in range(n):
         a = legal_buf[i]
         if a < ACT_BUY0:
             v = PASS_VALUE
         else:
-            col, slot, bl, br, infl = decode_buy(a)
-            v = take_delta(g, p, cards, g.factory[col], slot, bl, br) - ASSISTANT_COST * (bl + br + infl)
+            x = a - ACT_BUY0
+            m = x // (MAX_INFLUENCE + 1)  # (column, slot, blocks) as one index; the rest is the influence
+            blocks = (m & 1) + ((m >> 1) & 1)
+            if np.isnan(memo[m]):
+                col, slot, bl, br, _ = decode_buy(a)
+                memo[m] = take_delta(g, p, cards, g.factory[col], slot, bl, br)
+            v = memo[m] - ASSISTANT_COST * (blocks + x - m * (MAX_INFLUENCE + 1))
         out[i] = v
         if v > top:
             top = v
-    total = 0.0
-    for i in range(n):
-        out[i] = np.exp((out[i] - top) / PRIOR_TEMPERATURE)
-        total += out[i]
-    for i in range(n):
-        out[i] /= total
+    for i in range(n):  # a weight in [0, 1], 1 for the best, 0 for PRIOR_SCALE VP worse or more
+        out[i] = max(0.0, 1.0 + (out[i] - top) / PRIOR_SCALE)
 
 
 @njit(cache=True)

@@ -6,8 +6,8 @@
 * rollouts: every seat plays the greedy planner (the game's fast heuristic);
 * evaluation: a finished game's win (ties shared) blended with the VP margin; a position cut
   off before the end is scored from the VP track so far;
-* prior: the greedy planner's choice carries half the prior, the rest is spread evenly, so the
-  greedy move is expanded first and the search widens from there.
+* prior: 1 for the greedy planner's choice, ``PRIOR_OTHERS`` for every other move, so the greedy
+  move is expanded first and the search widens from there.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from simlab.games.smartphone.state import N_STREAMS, STATE_DTYPE, STREAM_SEAT0, 
 GREEDY_PARAMS = param_vector(GREEDY_DEFAULTS)  # the rollouts' and the prior's planner
 MARGIN_WEIGHT = 0.1  # share of a finished game's value that comes from the VP margin
 MARGIN_SPREAD = 8.0  # VP over which the margin term goes from a little to a lot
-PRIOR_GREEDY = 0.5  # share of the prior on the greedy planner's choice
+PRIOR_OTHERS = 0.2  # the prior of a move other than the greedy planner's (its is 1)
 
 
 @njit(cache=True)
@@ -119,14 +119,14 @@ def evaluate(g_arr, values, args) -> None:
 
 @njit(cache=True)
 def prior(g_arr, legal_buf, n, out, args) -> None:
-    """Half on the greedy planner's choice, the rest spread evenly."""
+    """1 for the greedy planner's choice, PRIOR_OTHERS for every other move."""
     g = g_arr[0]
     T, _log, buf, prm = args
     saved = g.rng_ctr[STREAM_SEAT0 + g.actor]
     pick = _greedy(g, T, prm, buf)
     g.rng_ctr[STREAM_SEAT0 + g.actor] = saved  # the prior draws nothing the descent will see
     for i in range(n):
-        out[i] = (1.0 - PRIOR_GREEDY) / n + (PRIOR_GREEDY if legal_buf[i] == pick else 0.0)
+        out[i] = 1.0 if legal_buf[i] == pick else PRIOR_OTHERS
 
 
 @njit(cache=True)

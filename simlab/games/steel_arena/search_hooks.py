@@ -7,8 +7,8 @@
 * rollouts: every seat plays the brawler for ``rollout_depth`` decisions;
 * evaluation: a finished game's win (ties shared) blended with the trophy margin; a position cut
   off before the end is scored by the brawler's one-ply evaluation of each seat, as a softmax;
-* prior: the brawler's choice carries half the prior, the rest is spread evenly, so the
-  brawler's move is expanded first and the search widens from there.
+* prior: 1 for the brawler's choice, ``PRIOR_OTHERS`` for every other move, so the brawler's
+  move is expanded first and the search widens from there.
 
 The search player's entry (``SEARCH_PLAYER``) lives here, so the heuristics' module need not know it.
 """
@@ -53,7 +53,7 @@ assert all(p.kind != KIND_ISMCTS for p in BUILTIN_PLAYERS.values())
 
 MARGIN_WEIGHT = 0.2  # share of a finished game's value that comes from the trophy margin
 TROPHY_SPREAD = 1.5  # trophies over which the margin (and a cut-off position's lead) counts a lot
-PRIOR_BRAWLER = 0.5  # share of the prior on the brawler's choice
+PRIOR_OTHERS = 0.2  # the prior of a move other than the brawler's (its is 1)
 BRAWLER_PARAMS = np.array(list(BUILTIN_PLAYERS["brawler"].params.values()) + [0.0] * 8)[:8]
 
 
@@ -137,14 +137,14 @@ def evaluate(g_arr, values, args) -> None:
 
 @njit(cache=True)
 def prior(g_arr, legal_buf, n, out, args) -> None:
-    """Half on the brawler's choice, the rest spread evenly."""
+    """1 for the brawler's choice, PRIOR_OTHERS for every other move."""
     g = g_arr[0]
     stream = STREAM_SEAT0 + g.actor
     saved = g.rng_ctr[stream]
     pick = _brawler(g_arr, args)
     g.rng_ctr[stream] = saved  # the prior draws nothing the descent will see
     for i in range(n):
-        out[i] = (1.0 - PRIOR_BRAWLER) / n + (PRIOR_BRAWLER if legal_buf[i] == pick else 0.0)
+        out[i] = 1.0 if legal_buf[i] == pick else PRIOR_OTHERS
 
 
 @njit(cache=True)
