@@ -59,7 +59,7 @@ def play_games(seeds, n_players: int, kinds, params, lineup, tiles, pool, robots
     s_arr = np.zeros(1, dtype=STATE_DTYPE)
     s = s_arr[0]
     legal = np.empty(MAX_ACTIONS, dtype=np.int64)
-    log = new_log(0)
+    log = new_log(np.int64(0))
     for i in range(seeds.shape[0]):
         setup(s, seeds[i], n_players, tiles, pool, robots, setup_tab, cells, nbr, opts, log)
         li = lineup[i]

@@ -332,7 +332,7 @@ def _module_sum(s, q: int, tiles, pool, w) -> tuple[float, float]:
         d = pool[s.mods[q, m]]
         v = w[MV0 + d]
         if v < 0.0:
-            v = module_value(tiles, d)
+            v = module_value(tiles, i64(d))
             w[MV0 + d] = v
         total += v
         if v < lo:
@@ -697,7 +697,7 @@ def evaluate(g, p: int, w, tiles, pool, robots, cells, nbr, opts, before_end: bo
             d = pool[inst]
             mv = w[MV0 + d]
             if mv < 0.0:
-                mv = module_value(tiles, d)
+                mv = module_value(tiles, i64(d))
                 w[MV0 + d] = mv
             v += w[W_MOD] * mv
             if g.turn > STALL_TURNS * g.n_players and g.stack_n > 0:
@@ -917,13 +917,13 @@ def determinize(g, p: int, tiles, pool, setup_tab, buf) -> None:
 def _slot_value(s, p: int, slot: int, tiles, pool) -> float:
     if slot == SLOT_CENTRAL:
         return _VW[VW_CENTRAL]
-    return module_value(tiles, pool[s.mods[p, slot]])
+    return module_value(tiles, i64(pool[s.mods[p, slot]]))
 
 
 @njit(cache=True)
 def owner_action(s, legal, n_legal: int, tiles, pool) -> int:
     """The shared owner policy for PH_HEAT, PH_WATER, PH_DISCARD and PH_LIMIT (seat ``s.actor``)."""
-    p = s.actor
+    p = i64(s.actor)
     ph = s.phase
     best = -1
     best_v = 0.0
@@ -944,7 +944,7 @@ def owner_action(s, legal, n_legal: int, tiles, pool) -> int:
             else:
                 d = pool[s.mods[p, slot]]
                 free = s.heat[p, slot] or tiles[d, T_AUTOCOOL] or tiles[d, T_PASSIVE]
-                v = 0.0 if free else -module_value(tiles, d)
+                v = 0.0 if free else -module_value(tiles, i64(d))
         elif ph == PH_WATER:
             hot = s.central_heat[p] if slot == SLOT_CENTRAL else s.heat[p, slot]
             if not hot:
@@ -980,7 +980,7 @@ def _keep_best(s, p: int, v: float, candidate: int, best: int, best_v: float, n_
 def place_action(s, w, legal, n_legal: int, tiles, pool, robots, cells, nbr, opts) -> int:
     """Placement: near the centre facing inwards, towards (or, with W_ADJ, away from) placed enemies,
     on a module tile (or cover) -- scored directly from the geometry."""
-    p = s.actor
+    p = i64(s.actor)
     n_c = s.n_cells
     cx = 0.0
     cy = 0.0
@@ -1086,7 +1086,7 @@ def score_actions(w, s_arr, legal, n_legal: int, tiles, pool, robots, setup_tab,
     (determinized from the seat's view when ``resample``) and evaluating the result; ``scores[i]``
     gets the score of ``legal[i]``. Returns the index of the best (ties at random)."""
     s = s_arr[0]
-    p = s.actor
+    p = i64(s.actor)
     base[0] = s_arr[0]
     b = base[0]
     if resample:  # (a one-ply look draws from no other stream: only the seat's own is re-keyed)
@@ -1121,7 +1121,7 @@ def score_activations(w, s_arr, legal, n_legal: int, tiles, pool, robots, setup_
     the robot stands on as picked up, and a game the pending damage ends). A cool is the tokens
     removed, a stop the position as it is. Returns the index of the best (ties at random)."""
     s = s_arr[0]
-    p = s.actor
+    p = i64(s.actor)
     base[0] = s_arr[0]
     b = base[0]
     b.rng_key[STREAM_SEAT0 + p] = next_u64(s, STREAM_SEAT0 + p)
@@ -1224,7 +1224,7 @@ def search_action(params, s_arr, legal, n_legal: int, tiles, pool, robots, setup
                   base, work, log, scores, buf, w) -> int:
     """Determinized Monte Carlo over the activations available now (see BUILTIN_PLAYERS['search'])."""
     s = s_arr[0]
-    p = s.actor
+    p = i64(s.actor)
     bparams = DEFAULT_PARAMS[KIND_BRAWLER_V1].copy()
     ph = s.phase
     if n_legal == 1 or ph not in (PH_ACTIVE, PH_CONTINUE):
@@ -1298,7 +1298,7 @@ def choose_action(kind: int, params, s_arr, legal, n_legal: int, tiles, pool, ro
     copies = np.empty(2, dtype=STATE_DTYPE)  # (scratch: few allocations per decision)
     base = copies[0:1]
     work = copies[1:2]
-    log = new_log(0)
+    log = new_log(i64(0))
     n_scores = max(n_legal, 1)
     floats = np.empty(n_scores + weights_size(tiles))
     scores = floats[:n_scores]

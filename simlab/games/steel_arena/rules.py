@@ -470,10 +470,10 @@ def activation_actions(s, out, n, tiles, pool, robots, cells, nbr, opts) -> int:
                           i64(0), i64(0), i64(base), out, i64(n),
                           tiles, pool, cells, nbr, opts)
         base = A_ACT + (SLOT_C_MOVE * 2) * PARAM_SPAN
-        n = move_params(s, p, robots[p, side, R_MOVE_KIND], robots[p, side, R_MOVE_MIN], robots[p, side, R_MOVE_MAX],
-                        base, out, n, tiles, pool, cells, nbr, opts)
+        n = move_params(s, i64(p), robots[p, side, R_MOVE_KIND], robots[p, side, R_MOVE_MIN],
+                        robots[p, side, R_MOVE_MAX], base, out, n, tiles, pool, cells, nbr, opts)
         base = A_ACT + (SLOT_C_ROTATE * 2) * PARAM_SPAN
-        n = rotate_params(s, p, robots[p, side, R_ROTATE_MIN], robots[p, side, R_ROTATE_MAX], base, out, n, opts)
+        n = rotate_params(s, i64(p), robots[p, side, R_ROTATE_MIN], robots[p, side, R_ROTATE_MAX], base, out, n, opts)
     out[n0:n].sort()  # the enumerators append by module and kind; actions are listed ascending
     return n
 
