@@ -24,6 +24,7 @@ from typing import Any
 from simlab.core.errors import SimlabError
 from simlab.runner.processes import guard_worker
 from simlab.runner.shard import ShardResult, ShardTask, run_shard, warm_shard_context
+from simlab.runner.spec import SpecError, run_fields
 
 Result = ShardResult
 
@@ -44,11 +45,13 @@ def prestart_local(spec_path: str | Path, overrides: dict[str, Any]) -> bool:
     workers' start-up (interpreter, imports, game data, compiled-kernel cache, spec and rule sets)
     overlaps the main process's own set-up instead of following it. True when a pool was started.
 
-    Called by ``simlab run`` before it validates the spec: the spec's TOML is only peeked at (its
-    backend, scheduler and workers, with the command line's ``overrides``), and nothing is started
-    for a Dask run, a one-worker run or a file that does not read as TOML (the run's own validation
-    reports it). The warm-ups are the first tasks of the same loky pool the run's shards then use;
-    a warm-up that fails is ignored (the shard that meets the same failure reports it).
+    Called by ``simlab run`` before it validates the spec: the spec's TOML is only read for its run
+    fields (seed, games, shard size, decision timeout, workers, backend, scheduler, with the command
+    line's ``overrides``), checked as the spec's validation checks them, and nothing is started for a
+    Dask run, a one-worker run, a file that does not read as TOML or run fields the validation refuses
+    (the run reports it at once, with no worker to stop). The warm-ups are the first tasks of the
+    same loky pool the run's shards then use; a warm-up that fails is ignored (the shard that meets
+    the same failure reports it).
     """
     import tomllib
 
@@ -57,12 +60,13 @@ def prestart_local(spec_path: str | Path, overrides: dict[str, Any]) -> bool:
     except (OSError, ValueError):
         return False
     given = {k: v for k, v in overrides.items() if v is not None}
-    backend = given.get("backend", raw.get("backend", "local"))
-    workers = given.get("workers", raw.get("workers", 0))
-    if backend != "local" or given.get("scheduler", raw.get("scheduler")) or not isinstance(workers, int) \
-            or isinstance(workers, bool):
+    try:
+        run = run_fields({**raw, **given}, str(spec_path))
+    except SpecError:
         return False
-    workers = workers or default_workers()
+    if run["backend"] != "local" or run["scheduler"]:
+        return False
+    workers = run["workers"] or default_workers()
     if workers <= 1:
         return False
     from joblib import Parallel, delayed

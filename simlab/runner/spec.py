@@ -193,6 +193,13 @@ def parse_spec(raw: dict[str, Any], source: str = "<spec>", overrides: dict[str,
 
 
 
+def run_fields(raw: dict[str, Any], source: str) -> dict[str, Any]:
+    """A raw spec's run fields, validated as :func:`parse_spec` validates them (a :class:`SpecError` naming
+    the field): ``seed``, ``games``, ``shard_size``, ``timeout``, ``workers``, ``backend``, ``scheduler``.
+    ``simlab run`` checks them before it starts its workers (:func:`simlab.runner.backends.prestart_local`)."""
+    return _parse_run(raw, source)
+
+
 def _parse_run(raw: dict[str, Any], source: str) -> dict[str, Any]:
     """``seed``, ``games``, ``shard_size``, ``decision_timeout`` (as ``timeout``), ``workers``, ``backend`` and
     ``scheduler``."""

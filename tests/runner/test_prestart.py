@@ -62,6 +62,9 @@ def test_warm_workers_play_the_shards_and_change_nothing(tmp_path):
     (2, "", {"workers": 1}),                          # the command line says one worker
     (2, "", {"scheduler": "tcp://127.0.0.1:8786"}),   # a remote scheduler
     (2, 'workers = 3', {}),                           # not TOML (a key given twice): the run reports it
+    (2, "", {"seed": -1}),                            # run fields the spec's validation refuses: refused at
+    (2, "", {"games": 0}),                            # once, with no worker started to be stopped
+    (2, 'decision_timeout = "soon"', {}),
 ])
 def test_nothing_is_started_where_no_local_pool_would_run(tmp_path, workers, extra, overrides):
     path = _spec(tmp_path, workers, extra)
