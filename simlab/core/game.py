@@ -232,6 +232,7 @@ def get_game(name: str | Game) -> Game:
         _import_builtin(name)  # only the game asked for: the others' imports cost seconds (issue 24)
     if name not in _REGISTRY:
         discover_games()
+    if name not in _REGISTRY:
         known = ", ".join(sorted(_REGISTRY))
         raise SimlabError(f"unknown game '{name}' (known: {known})")
     return _REGISTRY[name]

@@ -52,3 +52,17 @@ def test_a_game_is_found_without_importing_the_others(monkeypatch):
         raise AssertionError("an unknown game was found")
     assert message.startswith("unknown game 'sentinent' (known: ")
     assert all(name in message for name in ("pendulum", "sentient", "smartphone", "steel_arena"))
+
+
+def test_a_game_only_discovery_finds_is_returned(monkeypatch):
+    """A game that is no built-in package (an entry point's) is found by discovering every game."""
+    import copy
+
+    import simlab.core.game as registry
+
+    clone = copy.copy(registry.get_game("sentient"))
+    object.__setattr__(clone, "name", "sentient_elsewhere")
+    monkeypatch.setattr(registry, "_REGISTRY", {})
+    monkeypatch.setattr(registry, "_DISCOVERED", False)
+    monkeypatch.setattr(registry, "discover_games", lambda: registry.register(clone))
+    assert registry.get_game("sentient_elsewhere") is clone
