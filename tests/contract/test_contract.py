@@ -292,3 +292,31 @@ def test_declarations_for_the_shared_layers(game):
     if ablation is not None:
         assert files is not None and ablation.changes
         assert ablation.ids(game.default_data())
+
+
+def test_every_game_plays_the_shared_search(game):
+    """Every game plugs into the one compiled ISMCTS (simlab/core/search.py): a search player whose
+    parameters start with the shared ones, a profiling kernel for ``simlab bench``, a budget spent in
+    full on a legal action within the node bound, and the same seed giving the same games."""
+    from simlab.core.search import N_STATS, PARAM_HELP, ST_ITERATIONS, ST_NODES
+
+    kernels = game.kernels
+    name = kernels.search_player
+    info = game.builtin_players()[name]
+    assert list(info.params)[: len(PARAM_HELP)] == list(PARAM_HELP) and info.slow
+    assert kernels.search_profile is not None
+    n = game.min_players
+    rules = game.ruleset(n)
+    params = resolve_players(game, [f"{name}(iterations=16)"] * n)[0].params
+    state, legal = game.new_game(rules, game.game_seed(5, n), game.new_log(0))
+    while len(legal) == 1:
+        legal = game.step(rules, state, int(legal[0]), game.new_log(0))
+    buf = np.empty(kernels.max_actions, dtype=np.int64)
+    buf[: len(legal)] = legal
+    stats = np.zeros(N_STATS)
+    action = kernels.search_profile(params, state.copy(), buf, len(legal), *game.kernel_args(rules), stats)
+    assert int(action) in set(legal.tolist())
+    assert stats[ST_ITERATIONS] == 16 and 1 < stats[ST_NODES] <= 17
+    lineup = [f"{name}(iterations=4)"] + ["random"] * (n - 1)
+    first, again = (play_batch(game, lineup, 2, seed=21) for _ in range(2))
+    assert first.games.equals(again.games) and first.seats.equals(again.seats)

@@ -17,8 +17,8 @@ from simlab.games.pendulum.codes import (
     OPT_TIME_MODEL,
     W_MAT,
 )
+from simlab.games.pendulum.dispatch import choose_action
 from simlab.games.pendulum.kernel import kernel
-from simlab.games.pendulum.players import choose_action
 from simlab.games.pendulum.rules import apply_action, legal_actions, new_log, setup
 from simlab.games.pendulum.state import MAX_WORKERS, STATE_DTYPE
 

@@ -21,10 +21,12 @@ from simlab.games.pendulum.columns import (
     TIME_MODEL_NAMES,
 )
 from simlab.games.pendulum.data import PendulumData, load_data
+from simlab.games.pendulum.dispatch import choose_action
 from simlab.games.pendulum.observation import PendulumObservation
-from simlab.games.pendulum.players import BUILTIN_PLAYERS, choose_action
+from simlab.games.pendulum.players import BUILTIN_PLAYERS
 from simlab.games.pendulum.rules import py_setup, py_step
 from simlab.games.pendulum.ruleset import RULE_ARGS, PendulumRules, build_ruleset
+from simlab.games.pendulum.search_hooks import SEARCH_PLAYER, search_action
 from simlab.games.pendulum.state import MAX_PLAYERS, MIN_PLAYERS, STATE_DTYPE, STREAM_SEAT0
 
 HIDDEN = -2  # a card the seat may not know
@@ -48,20 +50,21 @@ class PendulumGame(CompiledGame):
         setup=py_setup,
         step=py_step,
         choose=choose_action,
+        search_profile=search_action,
         batch=play_games,
         results=py_results,
         game_columns=GAME_COLUMNS,
         seat_columns=SEAT_COLUMNS,
     )
     renderer = render
-    players = BUILTIN_PLAYERS
+    players = {**BUILTIN_PLAYERS, SEARCH_PLAYER.name: SEARCH_PLAYER}  # noqa: RUF012 - a class-level declaration
     observation_class = PendulumObservation
     bench_mixes = (
         ("producer",), ("random",), ("track_balancer",), ("voter",),
-        ("producer", "voter", "track_balancer"), ("producer",) * 5, ("search",),
+        ("producer", "voter", "track_balancer"), ("producer",) * 5, ("search",), ("ismcts",),
         ("producer_v1",), ("track_balancer_v1",), ("voter_v1",),  # before issue 24: their speed beside the new
     )
-    ladder_players = ("random", "voter", "track_balancer", "producer", "search")
+    ladder_players = ("random", "voter", "track_balancer", "producer", "search", "ismcts")
     report_notebook = "pendulum_automa_levels.ipynb"
     bool_columns = BOOL_COLUMNS
     trace_capacity = 1 << 16

@@ -1,0 +1,18 @@
+"""Pendulum's ``choose`` kernel: the players' dispatch (``players.choose_action``) plus the shared
+ISMCTS (``search_hooks``), which sits above the players it uses for rollouts, evaluation and prior."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simlab.games.pendulum.players import choose_action as players_choose
+from simlab.games.pendulum.search_hooks import KIND_ISMCTS, search_action
+
+
+@njit(cache=True)
+def choose_action(kind: int, params, s_arr, legal, n_legal: int, tables) -> int:
+    """The action of built-in player ``kind`` for the seat to act (``s.actor``) in ``s_arr[0]``."""
+    if kind == KIND_ISMCTS:
+        return search_action(params, s_arr, legal, n_legal, tables, np.zeros(0))
+    return players_choose(kind, params, s_arr, legal, n_legal, tables)
