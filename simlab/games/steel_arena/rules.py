@@ -174,9 +174,10 @@ RANDOM_TAKE = 5  # EV_GEN2_TAKEN type of a random draw
 N_ABSORB = SLOT_CENTRAL + 1  # s.queued[0..13]: modules (and the central one) that took heat this time
 
 
-@njit(cache=True)
+@njit("(int64,)", cache=True)
 def new_log(capacity: int) -> np.ndarray:
-    """An event log for ``capacity`` events (0 records nothing)."""
+    """An event log for ``capacity`` events (0 records nothing). Compiled for int64 only, so a literal
+    ``new_log(0)`` in a kernel shares the one version."""
     return _new_log(capacity, LOG_WIDTH)
 
 
