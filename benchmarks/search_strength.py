@@ -11,8 +11,8 @@ For one game, at its default budget unless said otherwise:
 4. **more seats**: at 3 and 4 players (where the game allows), one search against the best
    heuristic in the other seats, every deal played once per rotation of the seats: its win share
    against the 1/n a seat of equal strength would have, interval clustered by deal;
-5. for games with an Automa (Pendulum solo), the search's win rate against each level, paired by
-   deal with the game's former search player.
+5. for games with an Automa (Pendulum solo, ``--levels``), the search's win rate against each
+   level, paired by deal with the game's former search player.
 
 Results go to ``benchmarks/results/search_strength_<game>.json`` (quoted by docs/players.md and
 the README) and to the terminal. Run from the project root, e.g.::
@@ -100,18 +100,85 @@ def _table(game: str, lineup: list[str], deals: int, seed: int) -> dict[str, Any
     return out
 
 
+def _solo(game: str, levels: list[str], players: list[str], deals: int, seed: int) -> list[dict[str, Any]]:
+    """Each player alone against the game's Automa at each level, on the same deals (same seeds): win
+    rates with Wilson intervals, and each later player's win-rate difference from the first, paired by
+    deal (normal interval over the per-deal differences)."""
+    from simlab.analysis.intervals import Z95, wilson_interval
+
+    g = get_game(game)
+    rows = []
+    for level in levels:
+        wins = {}
+        for spec in players:
+            t = time.perf_counter()
+            r = play_batch(game, [spec], deals, seed=seed, options={g.automa_option: level})
+            seats = r.seats.sort("game")
+            wins[spec] = seats["win_share"].to_numpy()
+            lo, hi = wilson_interval(np.array([wins[spec].sum()]), np.array([deals]))
+            row = {"level": level, "player": spec, "deals": deals, "win_rate": float(wins[spec].mean()),
+                   "lo": float(lo[0]), "hi": float(hi[0]), "seconds": time.perf_counter() - t}
+            if spec != players[0]:
+                d = wins[spec] - wins[players[0]]
+                half = Z95 * float(d.std(ddof=1)) / np.sqrt(deals) if deals > 1 else float("nan")
+                row.update({"vs": players[0], "diff": float(d.mean()), "diff_lo": float(d.mean() - half),
+                            "diff_hi": float(d.mean() + half)})
+            rows.append(row)
+            extra = (f"; {row['diff']:+.3f} [{row['diff_lo']:+.3f}, {row['diff_hi']:+.3f}] vs {players[0]}, "
+                     "paired by deal") if "diff" in row else ""
+            print(f"  level {level} {spec:>24s} {row['win_rate']:.3f} [{row['lo']:.3f}, {row['hi']:.3f}] "
+                  f"({deals} deals, {row['seconds']:.0f} s){extra}", flush=True)
+    return rows
+
+
+def markdown() -> str:
+    """The stored records (``benchmarks/results/search_strength_*.json``) as one markdown table."""
+    lines = ["| game | budget | against | games | win share | 95% interval |", "|---|---|---|---|---|---|"]
+    for path in sorted(RESULTS.glob("search_strength_*.json")):
+        r = json.loads(path.read_text())
+        game, budget = r["game"], r["budget"]
+        for m in r.get("heuristics", []):
+            lines.append(f"| {game} | {budget} | {m['opponent']} (2 players) | {m['games']:,} | {m['win_share']:.3f} | "
+                         f"[{m['lo']:.3f}, {m['hi']:.3f}] |")
+        if "old" in r:
+            o, m = r["old"], r["old"]["match"]
+            lines.append(f"| {game} | {o['equal_time_iterations']} (equal time) | {o['player']} (2 players; "
+                         f"{o['ms_per_decision'][o['player']]:.1f} ms per decision) | {m['games']:,} | "
+                         f"{m['win_share']:.3f} | [{m['lo']:.3f}, {m['hi']:.3f}] |")
+        for m in r.get("budget_ladder", []):
+            lines.append(f"| {game} | {m['player'].split('=')[1].rstrip(')')} | itself at {budget} | {m['games']:,} | "
+                         f"{m['win_share']:.3f} | [{m['lo']:.3f}, {m['hi']:.3f}] |")
+        for t in r.get("tables", []):
+            n = len(t["lineup"])
+            lines.append(f"| {game} | {budget} | {n - 1} x {t['lineup'][1]} ({n} players, seats rotated; equal "
+                         f"share {t['equal_share']:.3f}) | {t['games']:,} | {t['win_share']:.3f} | "
+                         f"[{t['lo']:.3f}, {t['hi']:.3f}] |")
+        for row in r.get("solo", []):
+            diff = (f"; {row['diff']:+.3f} [{row['diff_lo']:+.3f}, {row['diff_hi']:+.3f}] against {row['vs']}, "
+                    "paired by deal") if "diff" in row else ""
+            lines.append(f"| {game} | {budget if row['player'] == SEARCH else '-'} | Automa level {row['level']} "
+                         f"({row['player']}{diff}) | {row['deals']:,} | {row['win_rate']:.3f} | "
+                         f"[{row['lo']:.3f}, {row['hi']:.3f}] |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     """Run the checks the options ask for and write the JSON record."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game")
+    parser.add_argument("game", help="the game, or 'table' to print the stored records as markdown")
     parser.add_argument("--deals", type=int, default=200, help="deals per two-player match (each from both seats)")
     parser.add_argument("--budget-deals", type=int, default=100, help="deals per budget-ladder match")
     parser.add_argument("--table-deals", type=int, default=60, help="deals per 3-4 player line-up (all rotations)")
     parser.add_argument("--positions", type=int, default=40, help="positions timed for equal time per decision")
     parser.add_argument("--old", default=None, help="the former search player (default: the game's other slow one)")
     parser.add_argument("--skip", default="", help="comma-separated parts to skip: heuristics,old,budget,tables")
+    parser.add_argument("--levels", default="", help="solo: Automa levels to play (e.g. A,B,C)")
+    parser.add_argument("--solo-deals", type=int, default=40, help="solo deals per level and player")
     parser.add_argument("--seed", type=int, default=9100)
     args = parser.parse_args()
+    if args.game == "table":
+        print(markdown())
+        return
     g = get_game(args.game)
     skip = set(filter(None, args.skip.split(",")))
     builtin = g.builtin_players()
@@ -140,6 +207,11 @@ def main() -> None:
         best = heuristics[-1]
         record["tables"] = [_table(args.game, [SEARCH] + [best] * (n - 1), args.table_deals, args.seed + 20 + n)
                             for n in (3, 4) if g.min_players <= n <= g.max_players]
+    if args.levels and g.automa_option:
+        old_solo = args.old or next((p for p, info in builtin.items() if info.slow and p != SEARCH), None)
+        print("alone against the Automa (same deals for every player):")
+        record["solo"] = _solo(args.game, args.levels.split(","), [p for p in (old_solo, SEARCH) if p],
+                               args.solo_deals, args.seed + 40)
     RESULTS.mkdir(exist_ok=True)
     path = RESULTS / f"search_strength_{args.game}.json"
     old_record = json.loads(path.read_text()) if path.exists() else {}
