@@ -14,7 +14,7 @@ For one game, at its default budget unless said otherwise:
 5. for games with an Automa (Pendulum solo, ``--levels``), the search's win rate against each
    level, paired by deal with the game's former search player.
 
-Results go to ``benchmarks/results/search_strength_<game>.json`` (quoted by docs/players.md and
+Results go to ``benchmarks/records/search_strength_<game>.json`` (quoted by docs/players.md and
 the README) and to the terminal. Run from the project root, e.g.::
 
     .venv/bin/python benchmarks/search_strength.py sentient --deals 200
@@ -36,7 +36,7 @@ from simlab.core.rng import game_seeds
 from simlab.ladder import head_to_head
 from simlab.play import play_batch
 
-RESULTS = Path(__file__).parent / "results"
+RESULTS = Path(__file__).parent / "records"  # committed: docs/players.md and the README quote them
 SEARCH = "ismcts"
 
 
@@ -132,7 +132,7 @@ def _solo(game: str, levels: list[str], players: list[str], deals: int, seed: in
 
 
 def markdown() -> str:
-    """The stored records (``benchmarks/results/search_strength_*.json``) as one markdown table."""
+    """The stored records (``benchmarks/records/search_strength_*.json``) as one markdown table."""
     lines = ["| game | budget | against | games | win share | 95% interval |", "|---|---|---|---|---|---|"]
     for path in sorted(RESULTS.glob("search_strength_*.json")):
         r = json.loads(path.read_text())
