@@ -72,7 +72,7 @@ def decision_ms(game_name: str, specs: list[str], positions: int, seed: int = 42
 
 
 def _heuristics(g: Any) -> list[str]:
-    """The game's heuristics (built-in, not random, not slow), strongest last as the ladder lists them."""
+    """The game's heuristics (built-in, not random, not slow), in the ladder's order."""
     builtin = g.builtin_players()
     names = [p for p in g.ladder_players if p in builtin and p != "random" and not builtin[p].slow]
     return names or [p for p, info in builtin.items() if p != "random" and not info.slow]
@@ -172,6 +172,8 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=40, help="positions timed for equal time per decision")
     parser.add_argument("--old", default=None, help="the former search player (default: the game's other slow one)")
     parser.add_argument("--skip", default="", help="comma-separated parts to skip: heuristics,old,budget,tables")
+    parser.add_argument("--table-opponent", default=None, help="the heuristic in the other seats at 3-4 players "
+                        "(default: the one the search did worst against at two players)")
     parser.add_argument("--levels", default="", help="solo: Automa levels to play (e.g. A,B,C)")
     parser.add_argument("--solo-deals", type=int, default=40, help="solo deals per level and player")
     parser.add_argument("--seed", type=int, default=9100)
@@ -204,7 +206,9 @@ def main() -> None:
             _match(args.game, f"{SEARCH}(iterations={k * budget})", SEARCH, args.budget_deals, args.seed + 2 + k)
             for k in (2, 4, 8)]
     if "tables" not in skip:
-        best = heuristics[-1]
+        # the best heuristic: the one the search did worst against at two players (else the ladder's last)
+        best = args.table_opponent or (min(record["heuristics"], key=lambda m: m["win_share"])["opponent"]
+                                       if record.get("heuristics") else heuristics[-1])
         record["tables"] = [_table(args.game, [SEARCH] + [best] * (n - 1), args.table_deals, args.seed + 20 + n)
                             for n in (3, 4) if g.min_players <= n <= g.max_players]
     if args.levels and g.automa_option:
