@@ -349,11 +349,21 @@ def _scored_positions(rules, names, seeds):
     return found
 
 
+LOOK = 2  # the cut checked (the heuristics themselves play every action out: LOOKAHEAD = MAX_ACTIONS)
+
+
+def test_heuristics_play_every_real_time_action_out():
+    """Issue 24: the cut of the look-ahead to the best two by the static scorer lost strength against the _v1
+    players (docs/pendulum.md); the registered heuristics play every non-move action out."""
+    assert LOOKAHEAD >= MAX_ACTIONS
+
+
 def test_fast_scoring_plays_out_only_the_best_by_the_static_scorer():
     """``score_actions_fast`` (the heuristics' scoring): moves and the pass score exactly as in the full
     look-ahead (``score_actions``, the _v1 players': a move changes only the workers' potentials); of the other
-    actions only the ``LOOKAHEAD`` best by ``fast_score`` get a score (played out), every card at council
-    (NOTES I.8: the card choice changes the position most); the rest score NEG, never chosen."""
+    actions only the ``look`` best by ``fast_score`` get a score (played out), every card at council
+    (NOTES I.8: the card choice changes the position most); the rest score NEG, never chosen. The heuristics
+    pass ``LOOKAHEAD`` (every action: the cut to two lost strength, issue 24); the cut is checked at 2."""
     rules = ruleset(1, automa_level="B")
     tables = rules.tables
     t = tables[0]
@@ -374,7 +384,7 @@ def test_fast_scoring_plays_out_only_the_best_by_the_static_scorer():
         full = np.empty(n)
         s_arr = before.copy()
         score_actions_fast(s_arr, t, legal, n, w, fast, base, work, legal2, ctx, bctx, log, np.empty(n),
-                           np.empty(n, dtype=np.int64), LOOKAHEAD)
+                           np.empty(n, dtype=np.int64), np.int64(LOOK))
         s_arr = before.copy()
         score_actions(s_arr, t, legal, n, w, full, base, work, work2, legal2, ctx, bctx, log, True)
         s = before[0]
@@ -387,7 +397,7 @@ def test_fast_scoring_plays_out_only_the_best_by_the_static_scorer():
             council += 1
             assert played == others
             continue
-        assert len(played) == min(LOOKAHEAD, len(others))
+        assert len(played) == min(LOOK, len(others))
         if played:
             prepare(s, t, int(s["actor"]), w, bctx)
             pot = potentials(s, t, int(s["actor"]), bctx, w)

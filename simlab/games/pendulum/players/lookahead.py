@@ -8,6 +8,7 @@ from numba import njit
 
 from simlab.games.pendulum.codes import (
     A_PASS,
+    MAX_ACTIONS,
     PH_COUNCIL,
     PH_REAL,
 )
@@ -23,7 +24,13 @@ from simlab.games.pendulum.players.weights import NEG, W_PASS
 from simlab.games.pendulum.rules import apply_action
 from simlab.games.pendulum.state import STREAM_SEAT0
 
-LOOKAHEAD = 2  # real time: how many non-move actions, the best by fast_score, the heuristics play out
+# Real time: how many non-move actions, the best by fast_score, the heuristics play out. Every one (the
+# legal list's capacity): cutting to the best two by the static scorer was faster but lost strength against
+# the _v1 players (solo level B, 2,000 paired deals: producer -0.021 [-0.031, -0.011], voter -0.024
+# [-0.039, -0.009]); playing every non-move action out is level with _v1 (producer -0.009 [-0.019, +0.001],
+# voter -0.003 [-0.015, +0.010], track_balancer +0.002 [-0.011, +0.015]) and still 1.3-1.6x as fast, the
+# moves and the pass being scored exactly without a copy (docs/pendulum.md, issue 24).
+LOOKAHEAD = MAX_ACTIONS
 
 
 @njit(cache=True)
