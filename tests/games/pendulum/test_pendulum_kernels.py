@@ -17,8 +17,9 @@ from numba.core.registry import CPUDispatcher
 import simlab.games.pendulum as pendulum_pkg
 from simlab.games.pendulum.kernel import OneVersionDispatcher, kernel
 
-# players.py holds the built-in players (their own kernels are the players' business, not the rules')
-NOT_RULES = {"players"}
+# the built-in players (the players package), their choose kernel (dispatch.py) and the shared search's hooks
+# (search_hooks.py): their kernels are the players' business, not the rules'
+NOT_RULES = {"players", "dispatch", "search_hooks"}
 
 
 @kernel
