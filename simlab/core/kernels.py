@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.core.rng import below, u64_at
+from simlab.core.rng import below, derive_key, u64_at
 
 # ---------------------------------------------------------------- binding into a game's module
 
@@ -46,6 +46,15 @@ def next_u64(s, stream: int) -> np.uint64:
     c = s.rng_ctr[stream]
     s.rng_ctr[stream] = c + np.uint64(1)
     return u64_at(s.rng_key[stream], c)
+
+
+@njit(cache=True)
+def rekey(s, key: np.uint64) -> None:
+    """Give every random stream of ``s`` a fresh key derived from ``key`` (counters back to 0): a search's
+    determinisation, after which no draw repeats the true game's future."""
+    for k in range(s.rng_key.shape[0]):
+        s.rng_key[k] = derive_key(key, np.uint64(k))
+        s.rng_ctr[k] = 0
 
 
 @njit(cache=True)

@@ -127,40 +127,44 @@ def uniform_prior(g_arr, legal, n, out, args) -> None:
 
 # ---------------------------------------------------------------- the hooks, bound per game
 
+# The hooks below are names for numba to resolve, not functions to run: compiled code that calls one gets
+# the game's kernel for its state type (``register_search_hooks``); Python has nothing to call.
+_STUB = "a search hook is resolved by numba inside compiled code (register_search_hooks); it has no Python body"
+
 
 def hook_determinise(g_arr, seat, key, args):
     """Resample what ``seat`` may not know in ``g_arr[0]`` (the game's hook)."""
-    raise NotImplementedError
+    raise TypeError(_STUB)
 
 
 def hook_legal(g_arr, out, args):
     """The legal actions into ``out``; how many (the game's hook)."""
-    raise NotImplementedError
+    raise TypeError(_STUB)
 
 
 def hook_apply(g_arr, action, args):
     """Play ``action`` (the game's hook)."""
-    raise NotImplementedError
+    raise TypeError(_STUB)
 
 
 def hook_actor(g_arr):
     """The seat to act (the game's hook)."""
-    raise NotImplementedError
+    raise TypeError(_STUB)
 
 
 def hook_rollout(g_arr, depth, args):
     """Play on with the fast policy (the game's hook)."""
-    raise NotImplementedError
+    raise TypeError(_STUB)
 
 
 def hook_evaluate(g_arr, values, args):
     """Every seat's value in [0, 1] (the game's hook)."""
-    raise NotImplementedError
+    raise TypeError(_STUB)
 
 
 def hook_prior(g_arr, legal, n, out, args):
     """A prior over the legal actions (the game's hook, or every action alike)."""
-    raise NotImplementedError
+    raise TypeError(_STUB)
 
 
 _REGISTERED: dict[Any, str] = {}
@@ -456,6 +460,25 @@ def win_values(winner, n_players: int, values) -> None:
             nw += 1
     for p in range(n_players):
         values[p] = (1.0 / nw) if (winner[p] and nw > 0) else 0.0
+
+
+@njit(cache=True)
+def finished_values(winner, score, n_players: int, spread: float, margin_weight: float, values) -> None:
+    """A finished game's values: the win (ties shared) blended with ``margin_weight`` of
+    ``margin_values(score, spread)``, so a narrow loss counts a little more than a heavy one."""
+    win_values(winner, n_players, values)
+    margins = np.empty(n_players)
+    margin_values(score, n_players, spread, margins)
+    for p in range(n_players):
+        values[p] = (1.0 - margin_weight) * values[p] + margin_weight * margins[p]
+
+
+@njit(cache=True)
+def favour(legal, n, pick, others: float, out) -> None:
+    """A prior that favours one move: 1 for ``pick`` (e.g. the best heuristic's choice), ``others`` for
+    every other legal move."""
+    for i in range(n):
+        out[i] = 1.0 if legal[i] == pick else others
 
 
 @njit(cache=True)

@@ -16,11 +16,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.core.kernels import next_u64
-from simlab.core.rng import below, derive_key
+from simlab.core.kernels import next_u64, rekey
+from simlab.core.rng import below
 from simlab.core.search import ismcts_action, margin_values, register_search_hooks, search_player, win_values
 from simlab_solo_race.rules import N_ACTIONS, apply_action, legal_actions, new_log
-from simlab_solo_race.state import N_STREAMS, STATE_DTYPE, STREAM_SEAT0
+from simlab_solo_race.state import STATE_DTYPE, STREAM_SEAT0
 
 KIND_ISMCTS = 2
 SEARCH_PLAYER = search_player(
@@ -33,10 +33,7 @@ SEARCH_PLAYER = search_player(
 @njit(cache=True)
 def determinise(g_arr, seat, key, args) -> None:
     """Re-key every random stream: the future dice are unknown."""
-    g = g_arr[0]
-    for k in range(N_STREAMS):
-        g.rng_key[k] = derive_key(key, np.uint64(k))
-        g.rng_ctr[k] = 0
+    rekey(g_arr[0], key)
 
 
 @njit(cache=True)

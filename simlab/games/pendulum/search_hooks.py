@@ -18,7 +18,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.core.search import ismcts_action, margin_values, register_search_hooks, search_player, win_values
+from simlab.core.search import (
+    favour,
+    ismcts_action,
+    margin_values,
+    register_search_hooks,
+    search_player,
+    win_values,
+)
 from simlab.games.pendulum.codes import MAX_ACTIONS
 from simlab.games.pendulum.players.evaluation import evaluate as position_value
 from simlab.games.pendulum.players.fast import fast_action
@@ -107,8 +114,7 @@ def prior(g_arr, legal_buf, n, out, args) -> None:
     """1 for the fast policy's choice, PRIOR_OTHERS for every other move."""
     g = g_arr[0]
     pick = fast_action(g, args[0], legal_buf, n, args[3], args[4])
-    for i in range(n):
-        out[i] = 1.0 if legal_buf[i] == pick else PRIOR_OTHERS
+    favour(legal_buf, n, pick, PRIOR_OTHERS, out)
 
 
 @njit(cache=True)

@@ -18,9 +18,9 @@ import numpy as np
 from numba import njit
 
 from simlab.core import kernels
-from simlab.core.kernels import bind, shuffle
-from simlab.core.rng import below, derive_key
-from simlab.core.search import N_SEARCH_PARAMS, ismcts_action, margin_values, register_search_hooks, win_values
+from simlab.core.kernels import bind, rekey, shuffle
+from simlab.core.rng import below
+from simlab.core.search import N_SEARCH_PARAMS, finished_values, ismcts_action, margin_values, register_search_hooks
 from simlab.games.sentient.players import DEFAULT_PARAMS, SCRATCH, heuristic_action
 from simlab.games.sentient.players import _take_delta as take_delta
 from simlab.games.sentient.rules import (
@@ -32,7 +32,7 @@ from simlab.games.sentient.rules import (
     legal_actions,
     new_log,
 )
-from simlab.games.sentient.state import N_COLUMNS, N_ROUNDS, N_SLOTS, N_STREAMS, STATE_DTYPE, STREAM_DICE, STREAM_SEAT0
+from simlab.games.sentient.state import N_COLUMNS, N_ROUNDS, N_SLOTS, STATE_DTYPE, STREAM_DICE, STREAM_SEAT0
 
 next_u64 = bind(kernels.next_u64)
 
@@ -48,9 +48,7 @@ PASS_VALUE = 1.0  # the prior's value of passing (the greedy's pass threshold)
 def determinise(g_arr, seat, key, args) -> None:
     """Resample the deck's order and every future draw from ``key``."""
     g = g_arr[0]
-    for k in range(N_STREAMS):
-        g.rng_key[k] = derive_key(key, np.uint64(k))
-        g.rng_ctr[k] = 0
+    rekey(g, key)
     shuffle(g, STREAM_DICE, g.deck, g.deck_n)
 
 
@@ -98,14 +96,10 @@ def evaluate(g_arr, values, args) -> None:
     g = g_arr[0]
     n = g.n_players
     if g.over:
-        win_values(g.winner, n, values)
         score = np.empty(n)
         for p in range(n):
             score[p] = g.total[p]
-        margins = np.empty(n)
-        margin_values(score, n, MARGIN_SPREAD, margins)
-        for p in range(n):
-            values[p] = (1.0 - MARGIN_WEIGHT) * values[p] + MARGIN_WEIGHT * margins[p]
+        finished_values(g.winner, score, n, MARGIN_SPREAD, MARGIN_WEIGHT, values)
         return
     score = np.zeros(n)
     for p in range(n):

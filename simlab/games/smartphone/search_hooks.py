@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simlab.core.kernels import shuffle
+from simlab.core.kernels import rekey, shuffle
 from simlab.core.rng import derive_key
-from simlab.core.search import ismcts_action, margin_values, register_search_hooks, win_values
+from simlab.core.search import favour, finished_values, ismcts_action, margin_values, register_search_hooks
 from simlab.games.smartphone.events import new_log
 from simlab.games.smartphone.players import (
     GREEDY_DEFAULTS,
@@ -30,7 +30,7 @@ from simlab.games.smartphone.players import (
     plan_with_upgrades,
 )
 from simlab.games.smartphone.rules import N_ACTIONS, apply_action, legal_actions
-from simlab.games.smartphone.state import N_STREAMS, STATE_DTYPE, STREAM_SEAT0, STREAM_SETUP
+from simlab.games.smartphone.state import STATE_DTYPE, STREAM_SEAT0, STREAM_SETUP
 
 GREEDY_PARAMS = param_vector(GREEDY_DEFAULTS)  # the rollouts' and the prior's planner
 MARGIN_WEIGHT = 0.1  # share of a finished game's value that comes from the VP margin
@@ -44,9 +44,7 @@ def determinise(g_arr, seat, key, args) -> None:
     g = g_arr[0]
     T = args[0]
     prm = args[3]
-    for k in range(N_STREAMS):
-        g.rng_key[k] = derive_key(key, np.uint64(k))
-        g.rng_ctr[k] = 0
+    rekey(g, key)
     shuffle(g, STREAM_SETUP, g.deck, g.deck_n)
     if g.phase == 1:
         elig = np.zeros(16, dtype=np.int64)
@@ -104,13 +102,9 @@ def evaluate(g_arr, values, args) -> None:
     n = g.n_players
     score = np.empty(n)
     if g.over:
-        win_values(g.winner, n, values)
         for p in range(n):
             score[p] = g.total[p]
-        margins = np.empty(n)
-        margin_values(score, n, MARGIN_SPREAD, margins)
-        for p in range(n):
-            values[p] = (1.0 - MARGIN_WEIGHT) * values[p] + MARGIN_WEIGHT * margins[p]
+        finished_values(g.winner, score, n, MARGIN_SPREAD, MARGIN_WEIGHT, values)
         return
     for p in range(n):
         score[p] = g.vp[p]
@@ -125,8 +119,7 @@ def prior(g_arr, legal_buf, n, out, args) -> None:
     saved = g.rng_ctr[STREAM_SEAT0 + g.actor]
     pick = _greedy(g, T, prm, buf)
     g.rng_ctr[STREAM_SEAT0 + g.actor] = saved  # the prior draws nothing the descent will see
-    for i in range(n):
-        out[i] = 1.0 if legal_buf[i] == pick else PRIOR_OTHERS
+    favour(legal_buf, n, pick, PRIOR_OTHERS, out)
 
 
 @njit(cache=True)

@@ -20,7 +20,14 @@ from numba import njit
 
 from simlab.core import kernels
 from simlab.core.kernels import bind
-from simlab.core.search import ismcts_action, margin_values, register_search_hooks, search_player, win_values
+from simlab.core.search import (
+    favour,
+    finished_values,
+    ismcts_action,
+    margin_values,
+    register_search_hooks,
+    search_player,
+)
 from simlab.games.steel_arena.codes import MAX_ACTIONS
 from simlab.games.steel_arena.players import (
     BUILTIN_PLAYERS,
@@ -118,14 +125,10 @@ def evaluate(g_arr, values, args) -> None:
     n = g.n_players
     score = np.empty(n)
     if g.over:
-        win_values(g.winner, n, values)
         for p in range(n):
             mine, other = _team_trophies(g, i64(p))
             score[p] = mine - other
-        margins = np.empty(n)
-        margin_values(score, n, TROPHY_SPREAD, margins)
-        for p in range(n):
-            values[p] = (1.0 - MARGIN_WEIGHT) * values[p] + MARGIN_WEIGHT * margins[p]
+        finished_values(g.winner, score, n, TROPHY_SPREAD, MARGIN_WEIGHT, values)
         return
     tiles, pool, robots, cells, nbr, opts = args[0], args[1], args[2], args[4], args[5], args[6]
     w = args[12]
@@ -143,8 +146,7 @@ def prior(g_arr, legal_buf, n, out, args) -> None:
     saved = g.rng_ctr[stream]
     pick = _brawler(g_arr, args)
     g.rng_ctr[stream] = saved  # the prior draws nothing the descent will see
-    for i in range(n):
-        out[i] = 1.0 if legal_buf[i] == pick else PRIOR_OTHERS
+    favour(legal_buf, n, pick, PRIOR_OTHERS, out)
 
 
 @njit(cache=True)
