@@ -30,7 +30,14 @@ _guard_lock = threading.Lock()
 @contextmanager
 def interrupt_on_sigterm() -> Iterator[None]:
     """Within the block, SIGTERM raises :class:`Terminated` (once; a second SIGTERM is ignored
-    while the run records its state). Only in the main thread; elsewhere a no-op."""
+    while the run records its state). Only in the main thread; elsewhere a no-op.
+
+    Python swallows an exception raised inside a finaliser (a ``__del__`` or weakref callback run by
+    the garbage collector) and prints "Exception ignored in ...". A signal that lands there would be
+    lost and the run would go on as if never stopped, so within the block an interruption swallowed
+    that way (SIGTERM's :class:`Terminated`, or Ctrl-C's KeyboardInterrupt) is delivered again: the
+    same signal is re-sent to this process and raised at the next ordinary line instead.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -39,10 +46,28 @@ def interrupt_on_sigterm() -> Iterator[None]:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         raise Terminated("terminated (SIGTERM)")
 
+    previous_hook = sys.unraisablehook
+
+    def redeliver(unraisable: sys.UnraisableHookArgs) -> None:
+        exc = unraisable.exc_type
+        if exc is None or not issubclass(exc, KeyboardInterrupt):
+            previous_hook(unraisable)
+            return
+        sig = signal.SIGTERM if issubclass(exc, Terminated) else signal.SIGINT
+        if sig == signal.SIGTERM:
+            signal.signal(signal.SIGTERM, on_term)
+        # Sent from another thread a moment later: a signal sent from here would be handled inside this
+        # hook, where it would be swallowed again.
+        resend = threading.Timer(0.01, os.kill, args=(os.getpid(), sig))
+        resend.daemon = True
+        resend.start()
+
     old = signal.signal(signal.SIGTERM, on_term)
+    sys.unraisablehook = redeliver
     try:
         yield
     finally:
+        sys.unraisablehook = previous_hook
         signal.signal(signal.SIGTERM, old)
 
 

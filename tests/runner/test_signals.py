@@ -127,3 +127,32 @@ def test_sigkill_leaves_no_worker_behind_and_resumes(tmp_path):
     assert resumed.manifest["status"] == "complete"
     assert resumed.manifest["timings"][-1]["games"] == 30_000 - 100 * done
     assert_same_tables(tables(reference), tables(run_dir))
+
+
+class _SignalsInItsFinaliser:
+    """An object whose finaliser sends this process a signal and runs on, so that Python raises the
+    signal's exception inside the finaliser, where it is swallowed ("Exception ignored in ...")."""
+
+    def __init__(self, sig: int) -> None:
+        self.sig = sig
+
+    def __del__(self) -> None:
+        os.kill(os.getpid(), self.sig)
+        for _ in range(1000):  # ordinary lines: the handler runs here, inside the finaliser
+            pass
+
+
+@pytest.mark.parametrize(("sig", "error"), [(signal.SIGTERM, "Terminated"), (signal.SIGINT, "KeyboardInterrupt")])
+def test_a_signal_landing_in_a_finaliser_still_stops_the_run(sig, error):
+    """The CI once lost a SIGTERM that landed in a garbage-collector callback of a library: the tune ran on
+    and exited 0. Within ``interrupt_on_sigterm`` the swallowed interruption is delivered again."""
+    from simlab.core.errors import Terminated
+    from simlab.runner.processes import interrupt_on_sigterm
+
+    expected = Terminated if error == "Terminated" else KeyboardInterrupt
+    with pytest.raises(expected), interrupt_on_sigterm():
+        victim = _SignalsInItsFinaliser(sig)
+        del victim  # the finaliser swallows the first delivery
+        for _ in range(100_000):
+            time.sleep(0)
+    assert signal.getsignal(signal.SIGTERM) is not None
