@@ -67,7 +67,7 @@ class Comparison:
                 f"Holm over the {self.table.height} rows at 5% ('differs')")
 
 
-def _seat_frame(run: Path, variant: str | None, label: str) -> tuple[pl.DataFrame, pl.DataFrame, str]:
+def seat_frame(run: Path, variant: str | None, label: str) -> tuple[pl.DataFrame, pl.DataFrame, str]:
     """The run's seats (joined with their game's deal seed and player count) and games, of one variant."""
     man = manifest(run)
     variants = [str(v) for v in man.get("variants") or []]
@@ -132,7 +132,7 @@ def measures(seats: pl.DataFrame, games: pl.DataFrame, game: str) -> pl.DataFram
     return pl.concat([p.with_columns(pl.col("seed").cast(pl.UInt64)) for p in parts], how="vertical")
 
 
-def _deal_sums(long: pl.DataFrame, keys: list[tuple[str, str]]) -> DealSums:
+def deal_sums_of(long: pl.DataFrame, keys: list[tuple[str, str]]) -> DealSums:
     """The per-deal sums of ``keys`` (measure, of) as a :class:`DealSums` (deals = seeds, sorted)."""
     index = pl.DataFrame({"measure": [k[0] for k in keys], "of": [k[1] for k in keys],
                           "_k": np.arange(len(keys), dtype=np.int64)})
@@ -147,7 +147,7 @@ def _deal_sums(long: pl.DataFrame, keys: list[tuple[str, str]]) -> DealSums:
     return DealSums(deals, num, den)
 
 
-def _resampled(sums: DealSums, draws: int, seed: int) -> np.ndarray:
+def resampled(sums: DealSums, draws: int, seed: int) -> np.ndarray:
     """The ratio estimates on ``draws`` deal-bootstrap resamples (draws x K), weights made in bounded chunks."""
     n = sums.deals.size
     chunk = max(1, min(draws, CHUNK_CELLS // max(n, 1)))
@@ -169,15 +169,15 @@ def compare_tables(a: pl.DataFrame, b: pl.DataFrame, draws: int = DRAWS, seed: i
     if not keys:
         raise SimlabError("cannot compare: the runs have no measure in common (no player, seat or player count "
                           "in both)")
-    sa, sb = _deal_sums(a, keys), _deal_sums(b, keys)
+    sa, sb = deal_sums_of(a, keys), deal_sums_of(b, keys)
     shared = np.intersect1d(sa.deals, sb.deals)
     point_a, point_b = ratios(sa), ratios(sb)
     if shared.size:
         union = np.union1d(sa.deals, sb.deals)
         ua, ub = sa.on(union), sb.on(union)
-        reps_a, reps_b = _resampled(ua, draws, seed), _resampled(ub, draws, seed)  # the same weights
+        reps_a, reps_b = resampled(ua, draws, seed), resampled(ub, draws, seed)  # the same weights
     else:
-        reps_a, reps_b = _resampled(sa, draws, seed), _resampled(sb, draws, seed + 1)
+        reps_a, reps_b = resampled(sa, draws, seed), resampled(sb, draws, seed + 1)
     rows = []
     for k, (measure, of) in enumerate(keys):
         diff, lo, hi = simultaneous_differences(point_b[k:k + 1], point_a[k:k + 1], reps_b[:, k:k + 1],
@@ -200,8 +200,8 @@ def compare_runs(run_a: str | Path, run_b: str | Path, variant_a: str | None = N
     path_a, path_b = resolve_run(run_a, root), resolve_run(run_b, root)
     if draws < 100:
         raise SimlabError(f"--draws: at least 100 bootstrap resamples (not {draws})")
-    seats_a, games_a, game_a = _seat_frame(path_a, variant_a, "A")
-    seats_b, games_b, game_b = _seat_frame(path_b, variant_b, "B")
+    seats_a, games_a, game_a = seat_frame(path_a, variant_a, "A")
+    seats_b, games_b, game_b = seat_frame(path_b, variant_b, "B")
     if game_a != game_b:
         raise SimlabError(f"cannot compare: run A ({path_a}) is a {game_a} run and run B ({path_b}) a {game_b} run")
     result = compare_tables(measures(seats_a, games_a, game_a), measures(seats_b, games_b, game_b), draws, seed)

@@ -59,11 +59,11 @@ def test_same_seed_with_a_rule_changed_is_paired_by_deal(runs):
 
 def _measures(run_a: Path, run_b: Path, split: bool) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Both runs' per-deal measure sums; ``split`` gives B's deals other seeds (as if played on other deals)."""
-    from simlab.compare import _seat_frame, measures
+    from simlab.compare import measures, seat_frame
 
     out = []
     for i, run in enumerate((run_a, run_b)):
-        seats, games, game = _seat_frame(run, None, "AB"[i])
+        seats, games, game = seat_frame(run, None, "AB"[i])
         long = measures(seats, games, game)
         if split and i:
             long = long.with_columns(pl.col("seed") ^ pl.lit(0x5A5A5A5A, dtype=pl.UInt64))

@@ -29,7 +29,7 @@ STOP_RULES = ("ci", "sprt")
 
 _TOP_KEYS = {"name", "game", "seed", "games", "shard_size", "workers", "backend", "scheduler", "record", "options",
              "decision_timeout",
-             "players", "stop", "data", "variants", "ablation", "description", "report", "tune"}
+             "players", "stop", "data", "variants", "ablation", "description", "report", "tune", "companion"}
 _PLAYER_KEYS = {"seats", "pool", "n_players", "match", "focus", "repeat", "rotation"}
 _STOP_KEYS = {"rule", "player", "seat", "half_width", "player_a", "player_b", "elo0", "elo1", "alpha", "beta",
               "check_every"}
@@ -64,6 +64,39 @@ class StopRule:
 
 
 @dataclass
+class Companion:
+    """What a companion spec's ``[companion]`` section says.
+
+    ``study``: the name of the heuristic study (``experiments/<study>.toml``); ``variants``: this
+    run's variant → the study's variant compared with it (default: the same name); ``players``:
+    the study's player → this run's player whose win rates are compared (e.g. ``voter`` → ``search``).
+    """
+
+    study: str
+    variants: dict[str, str]
+    players: dict[str, str]
+
+
+def parse_companion(raw: Any, source: str = "<spec>") -> Companion:
+    """Validate a spec's ``[companion]`` table; a :class:`SimlabError` names the file and the field."""
+    if not isinstance(raw, dict):
+        raise _fail(source, "companion", "a table with 'study' (and optional 'variants', 'players')")
+    unknown = sorted(set(raw) - {"study", "variants", "players"})
+    if unknown:
+        raise _fail(source, f"companion.{unknown[0]}", "unknown key (allowed: players, study, variants)")
+    study = raw.get("study")
+    if not isinstance(study, str) or not study:
+        raise _fail(source, "companion.study", "the name of the heuristic study (experiments/<study>.toml)")
+    maps = {}
+    for key in ("variants", "players"):
+        table = raw.get(key, {})
+        if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
+            raise _fail(source, f"companion.{key}", "a table of names to names (e.g. { voter = \"search\" })")
+        maps[key] = dict(table)
+    return Companion(study, maps["variants"], maps["players"])
+
+
+@dataclass
 class ExperimentSpec:
     """A validated experiment."""
 
@@ -93,6 +126,8 @@ class ExperimentSpec:
     # The validated [tune] section (a simlab.tune.spec.TuneSpec): set by simlab.tune.spec's parse_spec/load_spec, which
     # read the section the runner keeps in ``raw`` and never reads itself (a shard or a replay plays no tune).
     tune: Any = None
+    # [companion]: the heuristic study this run re-plays under strong play (simlab.strong_play compares them)
+    companion: Companion | None = None
 
     def spec_hash(self) -> str:
         """Hash of everything that decides the results (not workers, backend, shard size or description)."""
@@ -189,6 +224,7 @@ def parse_spec(raw: dict[str, Any], source: str = "<spec>", overrides: dict[str,
         name=name, game=game.name, **run, record=list(record), options=dict(options), **players,
         stop=stop, variants=variants, source=source, description=str(raw.get("description", "")), raw=raw,
         decision_timeout=float(timeout) or None,
+        companion=parse_companion(raw["companion"], source) if "companion" in raw else None,
     )
 
 

@@ -1,0 +1,116 @@
+"""The strong-play companion: a spec's [companion] section, the verdict rule, and, by simulation, that the
+side-by-side tests hold their level (no verdict of a change where both plays have the same rates) and that
+a real change is found (paired by deal)."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+
+from simlab.runner.spec import SpecError, parse_companion, parse_spec
+from simlab.strong_play import (
+    CHANGES,
+    HOLDS,
+    HOLDS_NO_EDGE,
+    NEW,
+    NOT_CONFIRMED,
+    SAME,
+    _variant_rows,
+    fair_share,
+    verdict,
+)
+
+
+def test_a_companion_section_is_validated_naming_its_field():
+    spec = parse_spec({"game": "sentient", "players": {"seats": ["greedy", "greedy"]},
+                       "companion": {"study": "sentient_strategies", "players": {"greedy": "ismcts"}}})
+    assert spec.companion.study == "sentient_strategies" and spec.companion.players == {"greedy": "ismcts"}
+    with pytest.raises(SpecError, match=r"x\.toml: companion\.study: the name of the heuristic study"):
+        parse_companion({"players": {}}, "x.toml")
+    with pytest.raises(SpecError, match=r"x\.toml: companion\.sutdy: unknown key"):
+        parse_companion({"study": "s", "sutdy": 1}, "x.toml")
+    with pytest.raises(SpecError, match=r"x\.toml: companion\.players: a table of names to names"):
+        parse_companion({"study": "s", "players": {"voter": 3}}, "x.toml")
+
+
+def test_fair_shares_come_from_the_player_count():
+    assert fair_share("seat 0 (2 players)") == 0.5
+    assert fair_share("colour 3 (4 players)") == 0.25
+    assert fair_share("3 players") == pytest.approx(1 / 3)
+    assert fair_share("player voter") is None
+    assert fair_share("1 players") is None  # a solo game has no fair share
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    ((True, True, True, True, False), HOLDS),
+    ((True, True, True, False, False), CHANGES),  # edges on opposite sides
+    ((True, False, False, False, False), HOLDS_NO_EDGE),
+    ((True, True, False, True, False), NOT_CONFIRMED),
+    ((True, False, True, True, False), NEW),
+    ((True, True, True, True, True), CHANGES),
+    ((False, False, False, False, False), SAME),
+    ((False, False, False, False, True), CHANGES),
+])
+def test_the_verdict_rule(args, expected):
+    assert verdict(*args) == expected
+
+
+def _frame(deals: np.ndarray, wins0: np.ndarray) -> pl.DataFrame:
+    rows_seed = np.concatenate([deals, deals])
+    of = ["seat 0 (2 players)"] * deals.size + ["seat 1 (2 players)"] * deals.size
+    num = np.concatenate([wins0, 1.0 - wins0])
+    return pl.DataFrame({"seed": rows_seed.astype(np.uint64), "measure": ["win rate"] * rows_seed.size, "of": of,
+                         "num": num, "den": np.ones(rows_seed.size)})
+
+
+def _pair(rng: np.random.Generator, deals: int, rate_a: float, rate_b: float) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Two runs on the same deals: a deal's luck (a shift of seat 0's chance) is shared by both."""
+    seeds = np.arange(1, deals + 1, dtype=np.uint64)
+    luck = rng.normal(0.0, 0.25, deals)
+    p_a, p_b = np.clip(rate_a + luck, 0.01, 0.99), np.clip(rate_b + luck, 0.01, 0.99)
+    wins_a, wins_b = (rng.random(deals) < p_a).astype(float), (rng.random(deals) < p_b).astype(float)
+    return _frame(seeds, wins_a), _frame(seeds, wins_b)
+
+
+def test_no_change_is_called_where_both_plays_have_the_same_rates():
+    """The paired difference's level, by simulation: 300 pairs of runs with the same rates (an edge of 0.1 for
+    seat 0 under both, deal luck shared): its 95% interval covers the true difference 0 in at least 92% of them."""
+    rng = np.random.default_rng(11)
+    covered = 0
+    sims = 300
+    for i in range(sims):
+        a, b = _pair(rng, 150, 0.6, 0.6)
+        rows = _variant_rows(a, b, {}, "base", draws=400, seed=i)
+        seat0 = next(r for r in rows if r["of"] == "seat 0 (2 players)")
+        covered += seat0["diff_lo"] <= 0.0 <= seat0["diff_hi"]
+    assert covered / sims >= 0.92
+
+
+def test_a_real_change_is_found_and_the_estimates_cover_their_truth():
+    """Seat 0 wins 0.6 under the heuristics and 0.4 under strong play (400 shared deals): the difference is
+    found, and each estimate's interval covers its truth in at least 92% of 200 simulated pairs."""
+    rng = np.random.default_rng(12)
+    found = cover_a = cover_b = 0
+    sims = 200
+    truth_a = np.mean(np.clip(0.6 + rng.normal(0, 0.25, 400_000), 0.01, 0.99))  # the clipped means
+    truth_b = np.mean(np.clip(0.4 + rng.normal(0, 0.25, 400_000), 0.01, 0.99))
+    for i in range(sims):
+        a, b = _pair(rng, 400, 0.6, 0.4)
+        seat0 = next(r for r in _variant_rows(a, b, {}, "base", draws=400, seed=i) if r["of"].startswith("seat 0"))
+        found += seat0["diff_hi"] < 0.0
+        cover_a += seat0["heuristic_lo"] <= truth_a <= seat0["heuristic_hi"]
+        cover_b += seat0["strong_lo"] <= truth_b <= seat0["strong_hi"]
+        assert seat0["paired"] and seat0["shared_deals"] == 400
+    assert found / sims >= 0.95
+    assert cover_a / sims >= 0.92 and cover_b / sims >= 0.92
+
+
+def test_a_mapped_player_is_compared_with_its_replacement():
+    seeds = np.arange(1, 51, dtype=np.uint64)
+    a = pl.DataFrame({"seed": seeds, "measure": ["win rate"] * 50, "of": ["player voter"] * 50,
+                      "num": (np.arange(50) % 10 == 0).astype(float), "den": np.ones(50)})
+    b = a.with_columns(pl.lit("player search").alias("of"), (pl.col("seed") % 4 == 0).cast(pl.Float64).alias("num"))
+    (row,) = _variant_rows(a, b, {"voter": "search"}, "B", draws=400, seed=0)
+    assert row["of"] == "player voter → search" and row["fair"] is None
+    assert row["heuristic"] == pytest.approx(0.1) and row["strong"] == pytest.approx(12 / 50)
