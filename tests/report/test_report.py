@@ -92,7 +92,7 @@ def test_failing_notebook_is_one_clear_error(tmp_path):
         report_run(run, tmp_path / "report", notebook=path)
 
 
-@pytest.mark.parametrize("name", ["sentient_strategies.ipynb", "sentient_card_ev.ipynb"])
+@pytest.mark.parametrize("name", ["sentient_strategies.ipynb", "sentient_card_ev.ipynb", "strong_play.ipynb"])
 def test_notebooks_run_top_to_bottom_with_their_default_run(tmp_path, name):
     """With no run given, a notebook plays its own small default experiment (as on a fresh machine)."""
     import papermill
