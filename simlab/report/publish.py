@@ -109,6 +109,12 @@ def stale(name: str, project: Path | None = None, data_only: bool = True) -> lis
     out = []
     if recorded.get("spec_hash") != now["spec_hash"]:
         out.append(f"spec experiments/{name}.toml changed (hash {recorded.get('spec_hash')} -> {now['spec_hash']})")
+    companion = recorded.get("companion")
+    if companion:  # the heuristic study a strong-play companion compares with
+        study = current_record(companion["study"], project)["spec_hash"]
+        if companion.get("spec_hash") != study:
+            out.append(f"the study it re-plays, experiments/{companion['study']}.toml, changed (hash "
+                       f"{companion.get('spec_hash')} -> {study})")
     was = recorded.get("data", {})
     for variant in sorted(set(was) | set(now["data"])):
         if was.get(variant) != now["data"].get(variant):
@@ -263,6 +269,12 @@ def publish_one(name: str, project: Path | None = None, console: Any = None, sho
         "more": findings["more"],
         "cautions": findings["cautions"],
     }
+    if spec.companion is not None:  # a strong-play companion also rests on the study's stored run
+        from simlab.strong_play import study_run
+
+        study_dir = study_run(run_dir)
+        record["companion"] = {"study": spec.companion.study, "run": study_dir.name,
+                               "spec_hash": manifest(study_dir)["spec_hash"]}
     (target / RECORD).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     return target
 

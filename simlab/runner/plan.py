@@ -39,6 +39,9 @@ def lineups(spec: ExperimentSpec) -> list[tuple[str, ...]]:
     assert spec.pool is not None
     out: list[tuple[str, ...]] = []
     for n in spec.n_players:
+        if spec.match == "self":  # each player against copies of itself
+            out.extend((player,) * n for player in spec.pool)
+            continue
         if spec.repeat:
             combos = [c for c in itertools.combinations_with_replacement(spec.pool, n) if len(set(c)) > 1]
         else:

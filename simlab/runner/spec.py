@@ -23,7 +23,7 @@ from simlab.runner.variants import Variant, VariantSpecError, parse_variants, re
 __all__ = ["ExperimentSpec", "SpecError", "StopRule", "Variant", "load_spec", "parse_spec", "variant_data"]
 
 ROTATIONS = ("none", "cyclic", "all")
-MATCHES = ("round_robin", "focus")
+MATCHES = ("round_robin", "focus", "self")
 BACKENDS = ("local", "dask")
 STOP_RULES = ("ci", "sprt")
 
@@ -298,7 +298,8 @@ def _parse_players(raw: dict[str, Any], source: str, game: Any) -> dict[str, Any
     if rotation not in ROTATIONS:
         raise _fail(source, "players.rotation", f"'{rotation}' is not one of {', '.join(ROTATIONS)}"
                                                   f"{did_you_mean(rotation, ROTATIONS)}")
-    match = _type(source, "players.match", players.get("match", "round_robin"), str, "round_robin or focus")
+    match = _type(source, "players.match", players.get("match", "round_robin"), str,
+                  "round_robin, focus or self")
     if match not in MATCHES:
         raise _fail(source, "players.match", f"'{match}' is not one of {', '.join(MATCHES)}")
     focus = players.get("focus")
@@ -328,7 +329,11 @@ def _parse_players(raw: dict[str, Any], source: str, game: Any) -> dict[str, Any
             _type(source, "players.n_players", n, int, "an integer or a list of integers")
         if len(pool) < 1:
             raise _fail(source, "players.pool", "is empty")
-        if not repeat and len(pool) < max(n_players):
+        if match == "round_robin" and repeat and len(set(pool)) == 1:
+            raise _fail(source, "players.pool", "one player with repeat = true gives no line-up (a player against "
+                                                "copies of itself is left out of a round robin): for self-play "
+                                                "write match = \"self\"")
+        if match != "self" and not repeat and len(pool) < max(n_players):
             raise _fail(source, "players.pool", f"{len(pool)} players cannot fill {max(n_players)} seats without "
                                                 "repeat = true")
         if match == "focus" and (focus is None or focus not in pool):

@@ -188,3 +188,27 @@ def test_the_studies_are_data(project):
     (project / "reports" / pub.STUDIES).unlink()
     with pytest.raises(pub.SimlabError, match="no list of published studies"):
         pub.published_studies(project)
+
+
+def test_a_strong_play_companion_is_published_beside_its_study(project):
+    """issue 25: a companion spec re-plays its study's questions with a search player on the study's deals; its
+    record names the study's run, and a change to the study's spec makes the companion stale."""
+    from simlab.cli import app
+
+    companion = TINY.replace('report = "page.ipynb"', 'report = "strong_play.ipynb"').replace(
+        'pool = ["random", "greedy", "investor"]', 'pool = ["ismcts(iterations=20)"]\nmatch = "self"').replace(
+        "games = 90", "games = 20").replace('rotation = "cyclic"', 'rotation = "none"') + \
+        '\n[companion]\nstudy = "tiny"\n'
+    assert "strong_play.ipynb" in companion and "games = 20" in companion
+    (project / "experiments" / "tiny_strong.toml").write_text(companion)
+    (project / "reports" / pub.STUDIES).write_text('studies = ["tiny", "tiny_strong"]\n')
+    result = CliRunner().invoke(app, ["publish", "-q"])
+    assert result.exit_code == 0, result.output
+    record = json.loads((project / "reports" / "tiny_strong" / "report.json").read_text())
+    study = json.loads((project / "reports" / "tiny" / "report.json").read_text())
+    assert record["companion"] == {"study": "tiny", "run": study["run"], "spec_hash": study["spec_hash"]}
+    assert record["takeaway"][0].startswith("Re-played under strong play (ismcts(iterations=20))")
+    assert pub.stale("tiny_strong", project) == []
+    (project / "experiments" / "tiny.toml").write_text(TINY.replace("seed = 4", "seed = 5"))
+    assert any(p.startswith("the study it re-plays, experiments/tiny.toml, changed")
+               for p in pub.stale("tiny_strong", project))

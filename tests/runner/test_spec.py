@@ -31,6 +31,12 @@ from simlab.runner.spec import SpecError, load_spec, parse_spec
         ({"players": {"seats": ["greedy", "random"], "pool": ["greedy"]}}, "players: give either"),
         ({"players": {"seats": ["greedy", "random"], "rotation": "spin"}}, "players.rotation: 'spin'"),
         ({"players": {"pool": ["greedy", "random", "investor"], "match": "focus"}}, "players.focus"),
+        ({"players": {"pool": ["greedy"], "repeat": True}}, "players.pool: one player with repeat = true gives no "
+                                                            "line-up (a player against copies of itself is left out "
+                                                            "of a round robin): for self-play write match = \"self\""),
+        ({"players": {"pool": ["greedy"], "match": "duel"}}, "players.match: 'duel' is not one of round_robin, focus, "
+                                                             "self"),
+        ({"companion": {"study": ""}}, "companion.study: the name of the heuristic study"),
         ({"players": {"seats": ["greedy", "random"], "teams": 2}}, "players.teams: unknown key"),
         ({"stop": {"rule": "maybe"}}, "stop.rule: expected one of ci, sprt"),
         ({"stop": {"rule": "ci"}}, "stop: rule 'ci' needs exactly one"),
@@ -94,6 +100,14 @@ def test_round_robin_focus_and_rotations():
     plan = Plan(spec)
     assert plan.n_tables == 3 * 2 + 3 * 3
     assert plan.total_games % plan.n_tables == 0 and plan.total_games >= spec.games
+
+
+def test_self_play_seats_each_pool_player_against_copies_of_itself():
+    spec = parse_spec(small_spec(players={"pool": ["greedy", "ismcts(iterations=20)"], "n_players": [2, 4],
+                                          "match": "self", "rotation": "none"}))
+    assert lineups(spec) == [("greedy", "greedy"), ("ismcts(iterations=20)",) * 2, ("greedy",) * 4,
+                             ("ismcts(iterations=20)",) * 4]
+    assert Plan(spec).n_tables == 4
 
 
 def test_shipped_experiments_validate():
