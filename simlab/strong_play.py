@@ -95,7 +95,8 @@ def _balance_keys(long_a: pl.DataFrame, long_b: pl.DataFrame, players: dict[str,
     keys_b = set(long_b.select("measure", "of").unique().iter_rows())
     rows = []
     for measure, of in sorted(keys_a & keys_b):
-        if measure == "first player win rate" or (measure == "win rate" and not of.startswith("player ")):
+        balance = measure == "first player win rate" or (measure == "win rate" and not of.startswith("player "))
+        if balance and fair_share(of) is not None:  # a seat of a solo game is no balance question
             rows.append((measure, of, of))
     for heuristic, strong in players.items():
         key_a, key_b = ("win rate", f"player {heuristic}"), ("win rate", f"player {strong}")

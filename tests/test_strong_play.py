@@ -114,3 +114,17 @@ def test_a_mapped_player_is_compared_with_its_replacement():
     (row,) = _variant_rows(a, b, {"voter": "search"}, "B", draws=400, seed=0)
     assert row["of"] == "player voter → search" and row["fair"] is None
     assert row["heuristic"] == pytest.approx(0.1) and row["strong"] == pytest.approx(12 / 50)
+
+
+def test_a_solo_games_seat_is_no_balance_question():
+    seeds = np.arange(1, 41, dtype=np.uint64)
+    wins = (np.arange(40) % 5 == 0).astype(float)
+    rows = []
+    for of in ("seat 0 (1 players)", "1 players", "player voter"):
+        rows.append(pl.DataFrame({"seed": seeds, "measure": ["first player win rate" if of == "1 players" else
+                                                             "win rate"] * 40, "of": [of] * 40, "num": wins,
+                                  "den": np.ones(40)}))
+    a = pl.concat(rows)
+    b = a.with_columns(pl.col("of").replace("player voter", "player search"))
+    assert [r["of"] for r in _variant_rows(a, b, {"voter": "search"}, "B", draws=200, seed=0)] == [
+        "player voter → search"]

@@ -32,6 +32,7 @@ from simlab.runner.variants import variant_data_hash
 
 LOCK_FILES = (LOCK_NAME, LOCK_NAME + ".break")
 
+LONG_SHARD_SECONDS = 300.0  # a shard longer than this: say what an interruption would lose
 PLAIN_PROGRESS_EVERY = 5.0  # seconds between plain progress lines when the output is not a terminal
 
 
@@ -288,6 +289,7 @@ def _play(spec: ExperimentSpec, todo: list[ShardTask], workers: int, total: int,
     start = time.perf_counter()
     played = 0
     last_line = start
+    warned = False
     with progress:
         bar = progress.add_task(escape(spec.name), total=total, completed=done_games, rate="-")
         results = run_tasks(todo, spec.backend, workers, spec.scheduler)
@@ -301,11 +303,28 @@ def _play(spec: ExperimentSpec, todo: list[ShardTask], workers: int, total: int,
                 if plain and (now - last_line >= PLAIN_PROGRESS_EVERY or done_games + played >= total):
                     last_line = now
                     done = done_games + played
+                    left = elapsed / played * (total - done)  # at the pace of the shards played in this session
+                    eta = f", about {_duration(left)} left" if done < total else ""
                     console.print(f"{spec.name}: playing {done:,}/{total:,} games ({100 * done / max(total, 1):.0f}%), "
-                                  f"{elapsed:.0f} s", markup=False, highlight=False, soft_wrap=True)
+                                  f"{elapsed:.0f} s{eta}", markup=False, highlight=False, soft_wrap=True)
+                if console is not None and show_progress and not warned and result.seconds > LONG_SHARD_SECONDS:
+                    warned = True
+                    console.print(f"{spec.name}: a shard of {result.task.hi - result.task.lo:,} games took "
+                                  f"{_duration(result.seconds)}; an interrupted run loses up to that much per worker. "
+                                  "A smaller shard_size keeps it short (the results are the same whatever the shard "
+                                  "size).", markup=False, highlight=False, soft_wrap=True)
                 yield result
         finally:
             results.close()
+
+
+def _duration(seconds: float) -> str:
+    """'45 s', '12 min', '2.5 h'."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def _record_shard(spec: ExperimentSpec, store: RunStore, manifest: dict[str, Any],

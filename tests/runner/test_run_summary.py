@@ -116,3 +116,27 @@ def test_the_summary_does_not_import_scipy_stats() -> None:
             "print('scipy.stats' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_log_shows_the_time_left_and_what_a_long_shard_would_lose(tmp_path, monkeypatch):
+    """issue 25: with slow (search) players the plain progress lines give the time left, and a shard that took
+    long is named with what an interruption would lose (a smaller shard_size gives the same results)."""
+    import io
+
+    from rich.console import Console
+
+    import simlab.runner.run as run_module
+    from simlab.runner.run import run_experiment
+    from simlab.runner.spec import parse_spec
+
+    monkeypatch.setattr(run_module, "PLAIN_PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(run_module, "LONG_SHARD_SECONDS", 0.0)
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=False, width=200)
+    spec = parse_spec({"name": "slow", "game": "sentient", "seed": 3, "games": 40, "shard_size": 10, "workers": 1,
+                       "players": {"seats": ["greedy", "random"]}})
+    run_experiment(spec, tmp_path / "run", console=console, show_progress=True)
+    text = out.getvalue()
+    assert "slow: playing 10/40 games (25%)" in text and " left" in text.split("playing 10/40")[1].splitlines()[0]
+    assert "playing 40/40 games (100%)" in text and "left" not in text.split("playing 40/40")[1].splitlines()[0]
+    assert text.count("an interrupted run loses up to that much per worker") == 1
