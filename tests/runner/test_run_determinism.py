@@ -33,7 +33,8 @@ def test_search_players_give_the_same_tables_on_every_backend(tmp_path):
     search = {"players": {"pool": ["ismcts(iterations=25)"], "n_players": [2, 3], "match": "self", "rotation": "none"},
               "games": 24, "record": []}
     reference = tables(_run(tmp_path, "one", workers=1, shard_size=24, **search))
-    assert reference["games"].height == 24 and reference["seats"]["player"].unique().to_list() == ["ismcts(iterations=25)"]
+    assert reference["games"].height == 24
+    assert reference["seats"]["player"].unique().to_list() == ["ismcts(iterations=25)"]
     assert_same_tables(reference, tables(_run(tmp_path, "two", workers=2, shard_size=5, **search)))
     pytest.importorskip("dask.distributed")
     assert_same_tables(reference, tables(_run(tmp_path, "dask", workers=2, shard_size=7, backend="dask", **search)))
