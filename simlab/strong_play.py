@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from simlab.analysis.headlines import format_p
 from simlab.analysis.multiple import adjust_pvalues
 from simlab.analysis.paired import ratios, simultaneous_differences, two_sided_p
 from simlab.compare import deal_sums_of, measures, resampled, seat_frame
@@ -109,7 +110,8 @@ def side_by_side(heuristic_run: str | Path, strong_run: str | Path, companion: C
                  draws: int = DRAWS, seed: int = 0) -> pl.DataFrame:
     """The balance rows of both runs, per variant of the strong run, with intervals, tests and verdicts.
 
-    Columns: ``variant``, ``measure``, ``of`` (the study's row; for a player, ``player H → S``),
+    Columns: ``variant``, ``variant_label`` (the variant with its options, empty for a run of one
+    variant), ``measure``, ``of`` (the study's row; for a player, ``player H → S``),
     ``fair`` (1/n or null), ``heuristic`` (+ ``_lo``, ``_hi``), ``strong`` (+ ``_lo``, ``_hi``),
     ``diff`` (strong − heuristic, + ``_lo``, ``_hi``, ``diff_p``), ``paired`` (shared deal seeds),
     ``shared_deals``, ``deals_heuristic``, ``deals_strong``, the Holm-adjusted p-values
@@ -119,6 +121,7 @@ def side_by_side(heuristic_run: str | Path, strong_run: str | Path, companion: C
 
     path_a, path_b = resolve_run(heuristic_run), resolve_run(strong_run)
     variants_b = [str(v) for v in manifest(path_b).get("variants") or []]
+    labels = variant_labels(manifest(path_b))
     variants_a = {str(v) for v in manifest(path_a).get("variants") or []}
     rows: list[dict[str, Any]] = []
     for k, variant in enumerate(variants_b):
@@ -130,8 +133,10 @@ def side_by_side(heuristic_run: str | Path, strong_run: str | Path, companion: C
         seats_b, games_b, game_b = seat_frame(path_b, variant, "B")
         if game_a != game_b:
             raise SimlabError(f"companion: the study {path_a} is a {game_a} run and {path_b} a {game_b} run")
-        rows.extend(_variant_rows(measures(seats_a, games_a, game_a), measures(seats_b, games_b, game_b),
-                                  companion.players, variant, draws, seed + 104_729 * k))
+        found = _variant_rows(measures(seats_a, games_a, game_a), measures(seats_b, games_b, game_b),
+                              companion.players, variant, draws, seed + 104_729 * k)
+        rows.extend({**r, "variant_label": labels.get(variant, variant) if len(variants_b) > 1 else ""}
+                    for r in found)
     if not rows:
         raise SimlabError(f"companion: {path_a} and {path_b} have no balance measure in common (seat, start position, "
                           "first player, or a player mapped in companion.players)")
@@ -186,15 +191,36 @@ def _variant_rows(long_a: pl.DataFrame, long_b: pl.DataFrame, players: dict[str,
     return out
 
 
+def variant_labels(man: dict[str, Any]) -> dict[str, str]:
+    """Each variant of a run named with the options it sets, e.g. ``A (automa_level A)``; a variant
+    that leaves an option others set at the game's default is named with that default."""
+    from simlab.core.game import get_game
+
+    options = {v: dict((man.get("data") or {}).get(v, {}).get("options") or {}) for v in man.get("variants") or []}
+    keys = sorted({k for o in options.values() for k in o})
+    try:
+        defaults = {k: o.default for k, o in get_game(str(man.get("game"))).option_table().items()}
+    except Exception:  # a game no longer registered: the options the variants set
+        defaults = {}
+    out = {}
+    for variant, set_here in options.items():
+        parts = [f"{k} {set_here[k]}" if k in set_here else f"{k} {defaults[k]}, the default"
+                 for k in keys if k in set_here or k in defaults]
+        out[variant] = f"{variant} ({'; '.join(parts)})" if parts else variant
+    return out
+
+
 def describe(row: dict[str, Any]) -> str:
     """One sentence for one row: both estimates, the paired difference and the verdict."""
     what = row["of"] if row["measure"] == "win rate" else f"the first player at {row['of']}"
+    if row.get("variant_label"):
+        what = f"{row['variant_label']}: {what}"
     fair = f" (fair {row['fair']:.3f})" if row["fair"] is not None else ""
     how = "paired by deal" if row["paired"] else "independent runs"
     return (f"{what}{fair}: {row['heuristic']:.3f} [{row['heuristic_lo']:.3f}, {row['heuristic_hi']:.3f}] under the "
             f"heuristics, {row['strong']:.3f} [{row['strong_lo']:.3f}, {row['strong_hi']:.3f}] under strong play; "
             f"difference {row['diff']:+.3f} [{row['diff_lo']:+.3f}, {row['diff_hi']:+.3f}] ({how}, Holm p "
-            f"{min(1.0, row['diff_p_holm']):.3g}): **{row['verdict']}**")
+            f"{format_p(min(1.0, row['diff_p_holm']), floor=1e-3).removeprefix('= ')}): **{row['verdict']}**")
 
 
 def companion_of(run: str | Path) -> Companion:
