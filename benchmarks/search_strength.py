@@ -176,6 +176,9 @@ def main() -> None:
                         "(default: the one the search did worst against at two players)")
     parser.add_argument("--levels", default="", help="solo: Automa levels to play (e.g. A,B,C)")
     parser.add_argument("--solo-deals", type=int, default=40, help="solo deals per level and player")
+    parser.add_argument("--solo-equal-time", action="store_true", help="solo: the search at the budget that spends "
+                        "the former search player's time per decision, instead of its default budget (recorded as "
+                        "solo_equal_time)")
     parser.add_argument("--seed", type=int, default=9100)
     args = parser.parse_args()
     if args.game == "table":
@@ -214,8 +217,17 @@ def main() -> None:
     if args.levels and g.automa_option:
         old_solo = args.old or next((p for p, info in builtin.items() if info.slow and p != SEARCH), None)
         print("alone against the Automa (same deals for every player):")
-        record["solo"] = _solo(args.game, args.levels.split(","), [p for p in (old_solo, SEARCH) if p],
-                               args.solo_deals, args.seed + 40)
+        if args.solo_equal_time and old_solo is not None:
+            ms = decision_ms(args.game, [SEARCH, old_solo], args.positions)
+            scaled = max(1, round(budget * ms[old_solo] / ms[SEARCH]))
+            equal = f"{SEARCH}(iterations={scaled})"
+            print(f"time per decision: {SEARCH} {ms[SEARCH]:.2f} ms, {old_solo} {ms[old_solo]:.2f} ms -> {equal}")
+            record["solo_equal_time"] = {"ms_per_decision": ms, "equal_time_iterations": scaled,
+                                         "rows": _solo(args.game, args.levels.split(","), [old_solo, equal],
+                                                       args.solo_deals, args.seed + 40)}
+        else:
+            record["solo"] = _solo(args.game, args.levels.split(","), [p for p in (old_solo, SEARCH) if p],
+                                   args.solo_deals, args.seed + 40)
     RESULTS.mkdir(exist_ok=True)
     path = RESULTS / f"search_strength_{args.game}.json"
     old_record = json.loads(path.read_text()) if path.exists() else {}
