@@ -136,10 +136,10 @@ PARAM_HELP = {
 EFFECT_VALUE = np.array([5.0, 4.0, 4.0, 2.0, 4.0, 4.0, 3.0, 3.0, 4.0, 3.0, 2.0, 2.0])
 
 
-def _player(name: str, kind: int, over: dict[str, float], description: str, slow: bool = False) -> BuiltinPlayer:
+def _player(name: str, kind: int, over: dict[str, float], description: str) -> BuiltinPlayer:
     params = dict(GREEDY_DEFAULTS)
     params.update(over)
-    return BuiltinPlayer(name, kind, params, description, {k: PARAM_HELP[k] for k in params}, slow=slow)
+    return BuiltinPlayer(name, kind, params, description, {k: PARAM_HELP[k] for k in params})
 
 
 BUILTIN_PLAYERS = {
