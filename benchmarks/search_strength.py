@@ -170,7 +170,8 @@ def main() -> None:
     parser.add_argument("--budget-deals", type=int, default=100, help="deals per budget-ladder match")
     parser.add_argument("--table-deals", type=int, default=60, help="deals per 3-4 player line-up (all rotations)")
     parser.add_argument("--positions", type=int, default=40, help="positions timed for equal time per decision")
-    parser.add_argument("--old", default=None, help="the former search player (default: the game's other slow one)")
+    parser.add_argument("--old", default=None, help="the former search player (default: the game's other slow "
+                        "one; none once it is retired, and the record keeps its last 'old' entry)")
     parser.add_argument("--skip", default="", help="comma-separated parts to skip: heuristics,old,budget,tables")
     parser.add_argument("--table-opponent", default=None, help="the heuristic in the other seats at 3-4 players "
                         "(default: the one the search did worst against at two players)")

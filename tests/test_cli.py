@@ -74,9 +74,9 @@ def test_games_lists_sentient():
 def test_players_lists_builtins_with_parameters():
     res = invoke("players", "sentient")
     assert res.exit_code == 0, res.output
-    for name in ("random", "greedy", "investor", "specialist", "mc", "human"):
+    for name in ("random", "greedy", "investor", "specialist", "ismcts", "human"):
         assert name in res.output, name
-    for param in ("pass_below=1", "block=1", "card_weight=1", "iterations=200", "n_types=2"):
+    for param in ("pass_below=1", "block=1", "card_weight=1", "iterations=300", "n_types=2"):
         assert param in res.output, param
     assert "FILE.py:Class" in res.output
 
@@ -191,6 +191,15 @@ def test_unknown_player_one_line_error(monkeypatch, capsys):
     assert "Traceback" not in out + err
     assert len(err.strip().splitlines()) == 1
     assert err.startswith("error: unknown player 'nobody' for sentient")
+
+
+def test_retired_player_one_line_error_names_its_replacement(monkeypatch, capsys):
+    """A retired built-in player (Sentient's ``mc``, issue 25) gets one line naming the player to use instead."""
+    code, out, err = run_main(monkeypatch, capsys, "play", "sentient", "--players", "mc,greedy")
+    assert code == 2
+    assert "Traceback" not in out + err
+    assert err.strip() == ("error: unknown player 'mc' for sentient: 'mc' was retired (issue 25): use 'ismcts', "
+                           "as strong at equal time per decision (docs/players.md)")
 
 
 @pytest.mark.parametrize(
@@ -367,8 +376,8 @@ def test_batch_out_parquet(tmp_path):
 
 
 def test_bench_small(monkeypatch):
-    """bench prints a games/s row per mix and the driver overhead line (mc kept cheap for the test)."""
-    mixes = (("greedy",) * 4, ("random", "greedy"), ("mc(iterations=10)", "greedy"))
+    """bench prints a games/s row per mix and the driver overhead line (the search kept cheap for the test)."""
+    mixes = (("greedy",) * 4, ("random", "greedy"), ("ismcts(iterations=10)", "greedy"))
     monkeypatch.setattr(get_game("sentient"), "bench_mixes", mixes)
     res = invoke("bench", "sentient", "-n", "200", "--driver-games", "3", "--mc-games", "2")
     assert res.exit_code == 0, res.output

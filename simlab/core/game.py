@@ -44,6 +44,15 @@ class BuiltinPlayer:
     slow: bool = False  # a search player: ``simlab ladder`` and ``simlab bench`` give its pairs fewer games
 
 
+@dataclass(frozen=True)
+class RetiredPlayer:
+    """A built-in player a game no longer has: what to use instead and why, for the error a spec naming it gets."""
+
+    replacement: str  # the built-in player to use instead
+    reason: str  # why, in a few words (with where it was measured), e.g. "as strong at equal time per decision"
+    since: str = ""  # where it was retired: an issue, a version
+
+
 class Game(ABC):
     """One game's rules and everything the toolkit needs to play, log and store it."""
 
@@ -65,6 +74,9 @@ class Game(ABC):
     # columns of VP scored per round, in order). A game declares those it has.
     standard_columns: dict[str, Any] = {}  # noqa: RUF012 - a class-level declaration, never mutated
     automa_option: str | None = None  # the rule option ``--automa LEVEL`` sets (games with a solo Automa)
+    # Built-in players the game no longer has (name -> RetiredPlayer): a spec naming one is refused with
+    # the replacement and the reason, not only "unknown player".
+    retired_players: dict[str, RetiredPlayer] = {}  # noqa: RUF012 - a class-level declaration, never mutated
 
     # ---- content and rules
     def load_default_data(self) -> Any:

@@ -234,6 +234,11 @@ def resolve_player(game: Game, spec: str | PlayerSpec | ResolvedPlayer) -> Resol
     if parsed.name not in builtins and parsed.game is None and parsed.name in python_players():
         return _registered(parsed, python_players()[parsed.name])
     if parsed.name not in builtins:
+        retired = getattr(game, "retired_players", {}).get(parsed.name)
+        if retired is not None:
+            since = f" ({retired.since})" if retired.since else ""
+            raise PlayerError(f"unknown player '{parsed.name}' for {game.name}: '{parsed.name}' was retired{since}: "
+                              f"use '{retired.replacement}', {retired.reason}")
         names = sorted([*builtins, *python_players()])
         raise PlayerError(f"unknown player '{parsed.name}' for {game.name} (known: {', '.join(names)}; or "
                           f"file.py:Class){did_you_mean(parsed.name, names)}")

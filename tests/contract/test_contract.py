@@ -70,6 +70,8 @@ def test_registered_games_are_complete(game):
     for name, player in players.items():
         assert player.name == name and player.description
         assert set(player.param_help) <= set(player.params)
+    for name, retired in game.retired_players.items():  # a retired name is gone and points to a current player
+        assert name not in players and retired.replacement in players and retired.reason
     assert isinstance(game.option_table(), dict)
 
 

@@ -269,6 +269,20 @@ def test_resolve_errors(spec, fragment):
     assert "\n" not in msg
 
 
+def test_retired_player_names_its_replacement(monkeypatch):
+    """A name the game declares retired gets the replacement and the reason in one line, not the list of players."""
+    from simlab.core.game import RetiredPlayer
+
+    monkeypatch.setattr(GAME, "retired_players", {"oldie": RetiredPlayer("greedy", "it plays the same, faster")})
+    with pytest.raises(PlayerError) as err:
+        resolve_player(GAME, "oldie(depth=2)")
+    assert str(err.value) == ("unknown player 'oldie' for sentient: 'oldie' was retired: use 'greedy', "
+                              "it plays the same, faster")
+    monkeypatch.setattr(GAME, "retired_players", {"oldie": RetiredPlayer("greedy", "it plays the same", "v2")})
+    with pytest.raises(PlayerError, match=r"'oldie' was retired \(v2\): use 'greedy', it plays the same$"):
+        resolve_player(GAME, "oldie")
+
+
 def test_unknown_parameter_lists_known_parameters():
     with pytest.raises(PlayerError) as err:
         resolve_player(GAME, "greedy(speed=2)")

@@ -40,7 +40,7 @@ from simlab.runner.spec import SpecError, load_spec, parse_spec
         ({"players": {"seats": ["greedy", "random"], "teams": 2}}, "players.teams: unknown key"),
         ({"stop": {"rule": "maybe"}}, "stop.rule: expected one of ci, sprt"),
         ({"stop": {"rule": "ci"}}, "stop: rule 'ci' needs exactly one"),
-        ({"stop": {"rule": "ci", "player": "mc"}}, "stop.player: 'mc' is not among the players"),
+        ({"stop": {"rule": "ci", "player": "ismcts"}}, "stop.player: 'ismcts' is not among the players"),
         ({"stop": {"rule": "ci", "seat": 0, "half_width": 2}}, "stop.half_width: must be between"),
         ({"stop": {"rule": "sprt", "player_a": "greedy", "player_b": "greedy"}}, "stop.player_b: must differ"),
         ({"stop": {"rule": "sprt", "player_a": "greedy", "player_b": "random", "elo0": 10, "elo1": 5}},

@@ -64,7 +64,7 @@ def play_games(seeds, n_players: int, kinds, params, lineup, cards, inv, opts, o
             p = s.order[s.turn]
             kind = kinds[li, p]
             if kind == KIND_GREEDY:  # the common case, called directly
-                a = greedy_action(params[li, p], s, cards, opts, scores)
+                a = greedy_action(params[li, p], s, cards, opts)
             else:
                 n_legal = 0
                 for k in NEEDS_LEGAL:

@@ -1,6 +1,6 @@
 """Sentient's ``choose`` kernel: the built-in player of a kind picks the action.
 
-It sits above :mod:`simlab.games.sentient.players` (the heuristics and the flat Monte Carlo)
+It sits above :mod:`simlab.games.sentient.players` (the heuristics)
 and :mod:`simlab.games.sentient.search_hooks` (the shared ISMCTS, whose rollouts and prior use
 the heuristics), so neither has to import the other.
 """
@@ -13,7 +13,7 @@ from numba import njit
 from simlab.core import kernels
 from simlab.core.kernels import bind
 from simlab.core.rng import below
-from simlab.games.sentient.players import KIND_ISMCTS, KIND_MC, KIND_RANDOM, SCRATCH, heuristic_action, mc_action
+from simlab.games.sentient.players import KIND_ISMCTS, KIND_RANDOM, SCRATCH, heuristic_action
 from simlab.games.sentient.search_hooks import search_action
 from simlab.games.sentient.state import STREAM_SEAT0
 
@@ -26,8 +26,6 @@ def choose_action(kind: int, params, s_arr, legal, n_legal: int, cards, inv, opt
     s = s_arr[0]
     if kind == KIND_RANDOM:
         return legal[below(next_u64(s, STREAM_SEAT0 + s.order[s.turn]), n_legal)]
-    if kind == KIND_MC:
-        return mc_action(params, s_arr, cards, inv, opts)
     if kind == KIND_ISMCTS:
         return search_action(params, s_arr, legal, n_legal, cards, inv, opts, np.zeros(0))
     return heuristic_action(kind, params, s, cards, opts, scores)

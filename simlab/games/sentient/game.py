@@ -10,6 +10,7 @@ import numpy as np
 from simlab.core.compiled import CompiledGame, EventTable, Kernels, Observation
 from simlab.core.datavariants import Ablation, DataFiles
 from simlab.core.errors import DataError
+from simlab.core.game import RetiredPlayer
 from simlab.games.sentient import render, variants
 from simlab.games.sentient.batch import play_games, py_results
 from simlab.games.sentient.columns import GAME_COLUMNS, SEAT_COLUMNS, TAKE_COLUMNS, TAKES_PER_SEAT
@@ -133,8 +134,8 @@ class SentientObservation(Observation):
     left shows, not their order; every random stream's key zeroed, so neither future dice,
     reshuffles and investor layouts nor another seat's draws can be foreseen), ``rules``.
     Everything else in Sentient is open information (factory, dice, networks, pieces,
-    investors, the discard pile, every seat's bought cards). The ``mc`` player's
-    determinisation uses no more: it reshuffles the deck and re-keys every stream but its own.
+    investors, the discard pile, every seat's bought cards). The ``ismcts`` player's
+    determinisation uses no more: it reshuffles the deck and re-keys every stream.
 
     Helpers: ``decode(a)``, ``describe(a)``, ``render()``, ``menu()`` (the legal actions as a tree
     of choices: pass, or a card, then a slot, then blocks, then influence), ``card(index)`` (the
@@ -267,10 +268,12 @@ class SentientGame(CompiledGame):
     bench_mixes = (
         ("random",) * 4, ("greedy",) * 4, ("investor",) * 4, ("specialist",) * 4,
         ("greedy", "investor", "specialist", "random"), ("greedy",) * 2, ("greedy",) * 3,
-        ("mc", "greedy", "greedy", "greedy"), ("ismcts", "greedy", "greedy", "greedy"),
+        ("ismcts", "greedy", "greedy", "greedy"),
     )
-    ladder_players = ("random", "greedy", "investor", "specialist", "mc", "ismcts")
+    ladder_players = ("random", "greedy", "investor", "specialist", "ismcts")
     report_notebook = "sentient_strategies.ipynb"
+    retired_players = {"mc": RetiredPlayer(  # noqa: RUF012 - a class-level declaration, never mutated
+        "ismcts", "as strong at equal time per decision (docs/players.md)", since="issue 25")}
     bool_columns = frozenset({"first_in_round1", "block_left", "block_right"})
     standard_columns = {"first_player": "first_in_round1", "turns": "turns",  # noqa: RUF012
                         "round_vp": ("round1_card_vp", "round2_card_vp", "round3_card_vp")}

@@ -16,18 +16,14 @@ from numba import njit
 
 from simlab.core import kernels
 from simlab.core.game import BuiltinPlayer
-from simlab.core.kernels import bind, shuffle
-from simlab.core.rng import below, derive_key
+from simlab.core.kernels import bind
+from simlab.core.rng import below
 from simlab.core.search import search_player
 from simlab.games.sentient.data import CARD_LEFT, CARD_RIGHT, CARD_TYPE
 from simlab.games.sentient.rules import (
     ACT_PASS,
-    N_ACTIONS,
     OPT_SAME_COLUMN,
-    apply_action,
     encode_buy,
-    legal_actions,
-    new_log,
     points,
     wrap_die,
 )
@@ -37,9 +33,7 @@ from simlab.games.sentient.state import (
     N_INVESTORS,
     N_ROUNDS,
     N_SLOTS,
-    N_STREAMS,
     N_TYPES,
-    STREAM_DICE,
     STREAM_SEAT0,
 )
 
@@ -49,8 +43,7 @@ KIND_RANDOM = 0
 KIND_GREEDY = 1
 KIND_INVESTOR = 2
 KIND_SPECIALIST = 3
-KIND_MC = 4
-KIND_ISMCTS = 5
+KIND_ISMCTS = 5  # kind 4 was the flat Monte Carlo player 'mc', retired (issue 25)
 N_PARAMS = 8
 
 
@@ -98,18 +91,6 @@ BUILTIN_PLAYERS: dict[str, BuiltinPlayer] = {
             "pass_below": "pass (and sweep) when the best action is worth less than this",
         },
     ),
-    "mc": BuiltinPlayer(
-        "mc",
-        KIND_MC,
-        {"iterations": 200.0, "candidates": 8.0, "rollout": 3.0},
-        "flat Monte Carlo: the best heuristic candidates, each scored by compiled playouts to the end",
-        {
-            "iterations": "playouts per decision, shared among the candidates",
-            "candidates": "how many of the rollout player's best actions are tried (pass always included)",
-            "rollout": "the player used for every seat in the playouts (0 random, 1 greedy, 2 investor, 3 specialist)",
-        },
-        slow=True,
-    ),
     "ismcts": search_player(
         "ismcts",
         KIND_ISMCTS,
@@ -123,21 +104,21 @@ NEEDS_LEGAL = (KIND_RANDOM, KIND_ISMCTS)
 
 
 def _default_params() -> np.ndarray:
-    table = np.zeros((len(BUILTIN_PLAYERS), N_PARAMS))
+    table = np.zeros((max(info.kind for info in BUILTIN_PLAYERS.values()) + 1, N_PARAMS))
     for info in BUILTIN_PLAYERS.values():
         for i, value in enumerate(info.params.values()):
             table[info.kind, i] = value
     return table
 
 
-# Default parameter vector per kind (a compile-time constant: playouts use the defaults).
+# Default parameter vector per kind (a compile-time constant: the search's rollouts use the defaults).
 DEFAULT_PARAMS = _default_params()
 
 
 # ---------------------------------------------------------------- evaluation helpers
 
-SCRATCH = 96  # floats of scratch room a heuristic needs (scores, influence values, type weights)
-_INFL0 = N_COLUMNS * N_SLOTS
+SCRATCH = 96  # floats of scratch room a heuristic needs (influence values, type weights; the search prior's memo)
+_INFL0 = 0
 _TYPEW0 = _INFL0 + N_COLUMNS * 6
 _MINE0 = _TYPEW0 + N_TYPES
 _OTHER0 = _MINE0 + N_INVESTORS
@@ -175,7 +156,7 @@ def _take_delta(s, p: int, cards, c: int, k: int, bl: int, br: int) -> int:
 
 
 @njit(cache=True)
-def greedy_action(params, s, cards, opts, scores) -> int:
+def greedy_action(params, s, cards, opts) -> int:
     """Greedy: the take with the best immediate change in round VP (ties at random).
 
     For a card in slot k the new dice are (dl, dr), each either calibrated or, with an
@@ -195,15 +176,12 @@ def greedy_action(params, s, cards, opts, scores) -> int:
     for col in range(N_COLUMNS):
         c = s.factory[col]
         if c < 0 or (not same_col and s.col_agents[p, col] > 0):
-            for k in range(N_SLOTS):
-                scores[col * N_SLOTS + k] = -np.inf
             continue
         sl = cards[c, CARD_LEFT]
         sr = cards[c, CARD_RIGHT]
         block_ok = allow_block and a > 0
         for k in range(N_SLOTS):
             if s.slot_card[p, k] >= 0:
-                scores[col * N_SLOTS + k] = -np.inf
                 continue
             dk = s.dice[p, k]
             dk1 = s.dice[p, k + 1]
@@ -243,7 +221,6 @@ def greedy_action(params, s, cards, opts, scores) -> int:
                             v = w
                             bl_best = 1
                             br_best = 1
-            scores[col * N_SLOTS + k] = v
             if v > best:
                 best = v
                 best_action = encode_buy(col, k, bl_best, br_best, 0)
@@ -310,13 +287,11 @@ def _committed_types(s, p: int, n_types: int, out, at: int) -> None:
 def heuristic_action(kind: int, params, s, cards, opts, scratch) -> int:
     """The action a heuristic player (greedy, investor, specialist) picks.
 
-    ``scratch`` is a float64 array of length ``SCRATCH``; its first N_COLUMNS * N_SLOTS
-    entries receive the best value per (column, slot), -inf where no take is possible
-    (the MC player picks its candidates from them).
+    ``scratch`` is a float64 array of length ``SCRATCH`` (the investor and specialist work in it).
     """
     if kind == KIND_GREEDY:
-        return greedy_action(params, s, cards, opts, scratch)
-    return _investor_like(kind, params, s, cards, opts, scratch, -1, -1, True)
+        return greedy_action(params, s, cards, opts)
+    return _investor_like(kind, params, s, cards, opts, scratch)
 
 
 @njit(cache=True)
@@ -387,11 +362,9 @@ def _card_value(s, p: int, t: int, card_weight: float, type_bonus: float, scratc
 
 
 @njit(cache=True)
-def _investor_like(kind: int, params, s, cards, opts, scratch, only_col: int, only_slot: int, may_pass: bool) -> int:
+def _investor_like(kind: int, params, s, cards, opts, scratch) -> int:
     """Investor and specialist: greedy VP plus investor-aware card and influence values."""
     p = s.order[s.turn]
-    for i in range(_INFL0):
-        scratch[i] = -np.inf
     if s.agents[p] == 0:
         return ACT_PASS
     same_col = opts[OPT_SAME_COLUMN] != 0
@@ -404,13 +377,13 @@ def _investor_like(kind: int, params, s, cards, opts, scratch, only_col: int, on
     n_best = 0
     for col in range(N_COLUMNS):
         c = s.factory[col]
-        if c < 0 or (not same_col and s.col_agents[p, col] > 0) or (only_col >= 0 and col != only_col):
+        if c < 0 or (not same_col and s.col_agents[p, col] > 0):
             continue
         card_v = _card_value(s, p, cards[c, CARD_TYPE], card_weight, type_bonus, scratch)
         can_l = 1 if cards[c, CARD_LEFT] != 0 else 0
         can_r = 1 if cards[c, CARD_RIGHT] != 0 else 0
         for k in range(N_SLOTS):
-            if s.slot_card[p, k] >= 0 or (only_slot >= 0 and k != only_slot):
+            if s.slot_card[p, k] >= 0:
                 continue
             for bl in range(can_l + 1):
                 for br in range(can_r + 1):
@@ -421,9 +394,6 @@ def _investor_like(kind: int, params, s, cards, opts, scratch, only_col: int, on
                     # best influence with the assistants left: a prefix maximum computed above
                     k_best = int(scratch[_ARG0 + col * 6 + a - nb])
                     v += scratch[_INFL0 + col * 6 + k_best]
-                    idx = col * N_SLOTS + k
-                    if v > scratch[idx]:
-                        scratch[idx] = v
                     if v > best + 1e-9:
                         best = v
                         best_action = encode_buy(col, k, bl, br, k_best)
@@ -432,114 +402,6 @@ def _investor_like(kind: int, params, s, cards, opts, scratch, only_col: int, on
                         n_best += 1  # reservoir choice among equal values
                         if below(next_u64(s, STREAM_SEAT0 + p), n_best) == 0:
                             best_action = encode_buy(col, k, bl, br, k_best)
-    if may_pass and not s.passed[p] and best < pass_below:
+    if not s.passed[p] and best < pass_below:
         return ACT_PASS
     return best_action
-
-
-# ---------------------------------------------------------------- Monte Carlo
-
-
-@njit(cache=True)
-def _determinize(g, s, p: int) -> None:
-    """Hide what seat p cannot know in the copy ``g``: deck order and all future chance."""
-    base = next_u64(s, STREAM_SEAT0 + p)
-    for k in range(N_STREAMS):
-        if k != STREAM_SEAT0 + p:
-            g.rng_key[k] = derive_key(base, np.uint64(k))
-            g.rng_ctr[k] = 0
-    shuffle(g, STREAM_DICE, g.deck, g.deck_n)
-
-
-@njit(cache=True)
-def _playout(g, rollout_kind: int, rollout_params, cards, inv, opts, legal, scores, log) -> None:
-    while not g.over:
-        if rollout_kind == KIND_RANDOM:
-            n = legal_actions(g, cards, opts, legal)
-            a = legal[below(next_u64(g, STREAM_SEAT0 + g.order[g.turn]), n)]
-        else:
-            a = heuristic_action(rollout_kind, rollout_params, g, cards, opts, scores)
-        apply_action(g, a, cards, inv, opts, log)
-
-
-@njit(cache=True)
-def mc_action(params, s_arr, cards, inv, opts) -> int:
-    """Flat Monte Carlo over compiled playouts (see BUILTIN_PLAYERS['mc'])."""
-    s = s_arr[0]
-    p = s.order[s.turn]
-    iterations = max(1, int(params[0]))
-    n_cand = max(1, int(params[1]))
-    rollout_kind = int(params[2])
-    rollout_params = DEFAULT_PARAMS[rollout_kind].copy()
-    scores = np.empty(SCRATCH)
-    legal = np.empty(N_ACTIONS, dtype=np.int64)
-    log = new_log(0)
-    # Candidates: the pass (if legal) and the rollout player's best take per (column, slot).
-    cands = np.empty(n_cand + 1, dtype=np.int64)
-    nc = 0
-    g_arr = s_arr.copy()
-    g = g_arr[0]
-    if s.agents[p] == 0:
-        return ACT_PASS
-    if not s.passed[p]:
-        cands[nc] = ACT_PASS
-        nc += 1
-    heur_kind = rollout_kind if rollout_kind != KIND_RANDOM else KIND_GREEDY
-    heur_params = DEFAULT_PARAMS[heur_kind].copy()
-    heuristic_action(heur_kind, heur_params, s, cards, opts, scores)
-    order = np.argsort(-scores[: N_COLUMNS * N_SLOTS])
-    # Per (column, slot): the heuristic's own block/influence choice, found by a restricted call.
-    for i in range(min(n_cand, order.shape[0])):
-        idx = order[i]
-        if scores[idx] == -np.inf:
-            break
-        cands[nc] = _best_take_at(heur_kind, heur_params, s, cards, opts, idx // N_SLOTS, idx % N_SLOTS)
-        nc += 1
-    if nc == 1:
-        return cands[0]
-    totals = np.zeros(nc)
-    counts = np.zeros(nc)
-    for it in range(max(iterations, nc)):
-        ci = it % nc
-        g_arr[0] = s_arr[0]
-        _determinize(g, s, p)
-        apply_action(g, cands[ci], cards, inv, opts, log)
-        _playout(g, rollout_kind, rollout_params, cards, inv, opts, legal, scores, log)
-        best_other = -1000
-        for q in range(g.n_players):
-            if q != p and g.total[q] > best_other:
-                best_other = g.total[q]
-        margin = g.total[p] - best_other
-        totals[ci] += (1.0 if g.winner[p] else 0.0) + 0.02 * margin
-        counts[ci] += 1
-    best = 0
-    for i in range(1, nc):
-        if totals[i] / counts[i] > totals[best] / counts[best]:
-            best = i
-    return cands[best]
-
-
-@njit(cache=True)
-def _best_take_at(kind: int, params, s, cards, opts, col: int, slot: int) -> int:
-    """The heuristic's best buy restricted to one column and slot."""
-    scratch = np.empty(SCRATCH)
-    if kind == KIND_GREEDY:
-        return _greedy_take_at(s, cards, col, slot)
-    return _investor_like(kind, params, s, cards, opts, scratch, col, slot, False)
-
-
-@njit(cache=True)
-def _greedy_take_at(s, cards, col: int, slot: int) -> int:
-    p = s.order[s.turn]
-    c = s.factory[col]
-    a = s.assistants[p]
-    best = _take_delta(s, p, cards, c, slot, 0, 0)
-    action = encode_buy(col, slot, 0, 0, 0)
-    for bl in range(2 if cards[c, CARD_LEFT] != 0 else 1):
-        for br in range(2 if cards[c, CARD_RIGHT] != 0 else 1):
-            if 0 < bl + br <= a:
-                w = _take_delta(s, p, cards, c, slot, bl, br)
-                if w > best:
-                    best = w
-                    action = encode_buy(col, slot, bl, br, 0)
-    return action

@@ -1,8 +1,8 @@
 """Smartphone Inc.'s ``choose`` kernel: the built-in player of a kind picks the action.
 
-It sits above :mod:`simlab.games.smartphone.players` (the greedy planners and the flat Monte
-Carlo) and :mod:`simlab.games.smartphone.search_hooks` (the shared ISMCTS, whose rollouts and
-prior use the greedy planner), so neither has to import the other.
+It sits above :mod:`simlab.games.smartphone.players` (the greedy planners) and
+:mod:`simlab.games.smartphone.search_hooks` (the shared ISMCTS, whose rollouts and prior use the
+greedy planner), so neither has to import the other.
 """
 
 from __future__ import annotations
@@ -11,18 +11,14 @@ import numpy as np
 from numba import njit
 
 from simlab.games.smartphone.players import (
-    A_ARR,
     KIND_ISMCTS,
-    KIND_MC,
     KIND_RANDOM,
     greedy_action,
-    mc_arrangement,
     needs_legal,
     random_action,
 )
 from simlab.games.smartphone.rules import legal_actions
 from simlab.games.smartphone.search_hooks import search_action
-from simlab.games.smartphone.state import D_ARRANGE
 
 
 @njit(cache=True)
@@ -32,8 +28,6 @@ def choose_action(kind: int, prm, s_arr, T, legal, n_legal: int) -> int:
     p = s.actor
     if kind == KIND_RANDOM:
         return random_action(s, p, legal, n_legal)
-    if kind == KIND_MC and s.pending == D_ARRANGE:
-        return A_ARR + mc_arrangement(s_arr, T, p, prm)
     if kind == KIND_ISMCTS:
         return search_action(prm, s_arr, T, np.zeros(0))
     return greedy_action(s, T, p, prm, legal, n_legal)

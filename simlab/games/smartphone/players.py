@@ -13,11 +13,6 @@ simultaneous) nor the order of the upgrade deck.
   are worth most per marker, and sales where they win control.
 * ``price_cutter``, ``tech_rusher``, ``expansionist``: greedy with weights that favour a low
   price, research and logistics respectively.
-* ``mc``: flat Monte Carlo over the ``candidates`` best arrangements by greedy's value; each is
-  played out ``iterations`` times to the end with greedy for every seat, using the mc player's
-  own weights (by default the expansionist's). The other seats' plans for the round are
-  greedy's, not their real ones, and the upgrade deck and priority ties are redrawn from the
-  seat's own stream, so the search sees nothing a player could not. Other decisions are greedy's.
 * ``ismcts``: the shared information-set MCTS (:mod:`simlab.core.search`) with this game's hooks
   (:mod:`simlab.games.smartphone.search_hooks`): every decision, greedy rollouts.
 """
@@ -29,8 +24,8 @@ from numba import njit
 
 from simlab.core import kernels
 from simlab.core.game import BuiltinPlayer
-from simlab.core.kernels import bind, shuffle
-from simlab.core.rng import below, derive_key
+from simlab.core.kernels import bind
+from simlab.core.rng import below
 from simlab.core.search import search_player
 from simlab.games.smartphone.rules import (
     A_ARR,
@@ -68,7 +63,6 @@ from simlab.games.smartphone.rules import (
     GOODS,
     LOGISTICS,
     MAX_SLOTS,
-    N_ACTIONS,
     PRICE_DOWN,
     PRICE_UP,
     RED,
@@ -83,14 +77,11 @@ from simlab.games.smartphone.rules import (
     UPGRADE,
     UPPER,
     active_effect,
-    apply_action,
     clamp_price,
     control_value,
     encode_place,
     hand_placed,
     has,
-    legal_actions,
-    new_log,
     nfc_range,
     place_upgrade,
     region_cost,
@@ -117,19 +108,19 @@ from simlab.games.smartphone.state import (
     N_ROUNDS,
     N_SYM,
     N_TECH,
-    STREAM_PRIORITY,
     STREAM_SEAT0,
 )
 from simlab.games.smartphone.tables import OPT_PRICE_MAX, OPT_PRICE_MIN, OPT_START_PRICE
 
 next_u64 = bind(kernels.next_u64)  # the shared helper, compiled here so numba inlines it
 
-KIND_RANDOM, KIND_GREEDY, KIND_PRICE_CUTTER, KIND_TECH_RUSHER, KIND_EXPANSIONIST, KIND_MC, KIND_ISMCTS = range(7)
+KIND_RANDOM, KIND_GREEDY, KIND_PRICE_CUTTER, KIND_TECH_RUSHER, KIND_EXPANSIONIST = range(5)
+KIND_ISMCTS = 6  # kind 5 was the flat Monte Carlo player 'mc', retired (issue 25)
 
 # Parameter vector layout.
-(P_RESEARCH, P_LOGISTICS, P_UPGRADE, P_CHEAP, P_SPARE, P_CONTROL, P_CANDIDATES, P_ITERATIONS) = range(8)
+(P_RESEARCH, P_LOGISTICS, P_UPGRADE, P_CHEAP, P_SPARE, P_CONTROL) = range(6)
 N_PARAMS = 8
-PARAM_NAMES = ("research", "logistics", "upgrade", "cheap", "spare", "control", "candidates", "iterations")
+PARAM_NAMES = ("research", "logistics", "upgrade", "cheap", "spare", "control")
 
 GREEDY_DEFAULTS = {"research": 2.0, "logistics": 2.0, "upgrade": 3.0, "cheap": 0.5, "spare": 0.3, "control": 1.0}
 PARAM_HELP = {
@@ -139,18 +130,16 @@ PARAM_HELP = {
     "cheap": "VP per price step below the start price (earlier priority)",
     "spare": "VP of a produced good that finds no buyer",
     "control": "weight of region-control VP in logistics and sales choices",
-    "candidates": "mc: arrangements searched (the best by greedy's value)",
-    "iterations": "mc: playouts per candidate",
 }
 
 # Rough worth of each technology effect to its owner over the rest of a game (effect code order).
 EFFECT_VALUE = np.array([5.0, 4.0, 4.0, 2.0, 4.0, 4.0, 3.0, 3.0, 4.0, 3.0, 2.0, 2.0])
 
 
-def _player(name: str, kind: int, over: dict[str, float], description: str, slow: bool = False) -> BuiltinPlayer:
+def _player(name: str, kind: int, over: dict[str, float], description: str) -> BuiltinPlayer:
     params = dict(GREEDY_DEFAULTS)
     params.update(over)
-    return BuiltinPlayer(name, kind, params, description, {k: PARAM_HELP[k] for k in params}, slow=slow)
+    return BuiltinPlayer(name, kind, params, description, {k: PARAM_HELP[k] for k in params})
 
 
 BUILTIN_PLAYERS = {
@@ -162,9 +151,6 @@ BUILTIN_PLAYERS = {
                            "greedy that prizes research: patents and purple buyers"),
     "expansionist": _player("expansionist", KIND_EXPANSIONIST, {"logistics": 4.5, "research": 1.5, "control": 2.0},
                             "greedy that prizes logistics: offices, buyers and control"),
-    "mc": _player("mc", KIND_MC, {"candidates": 8.0, "iterations": 3.0, "logistics": 4.5, "research": 1.5,
-                                  "control": 2.0},
-                  "flat Monte Carlo over the best arrangements, greedy playouts to the end", slow=True),
     "ismcts": search_player("ismcts", KIND_ISMCTS,
                             {"iterations": 100.0, "exploration": 0.5, "rollout_depth": -1.0, "prior_weight": 1.0,
                              "widening": 1.5},
@@ -733,71 +719,3 @@ def needs_legal(kind: int, d: int) -> bool:
 def random_action(s, p: int, legal, n_legal: int) -> int:
     """Uniform over the legal actions, from the seat's own stream."""
     return legal[below(next_u64(s, STREAM_SEAT0 + p), n_legal)]
-
-
-@njit(cache=True)
-def mc_determinize(s, q, T, p: int, prm) -> None:
-    """Hide from the copy ``q`` what seat p cannot know (draws from p's stream in ``s``).
-
-    The upgrade deck and the priority ties are redrawn; the seats that planned before p get
-    greedy's plan instead of their real one.
-    """
-    stream = STREAM_SEAT0 + p
-    ctr = s.rng_ctr[stream]
-    s.rng_ctr[stream] = ctr + np.uint64(1)
-    key = derive_key(s.rng_key[stream], ctr)
-    q.rng_key[STREAM_PRIORITY] = derive_key(key, np.uint64(1))
-    q.rng_key[stream] = derive_key(key, np.uint64(2))
-    q.rng_ctr[STREAM_PRIORITY] = 0
-    q.rng_ctr[0] = 0
-    q.rng_key[0] = derive_key(key, np.uint64(3))
-    shuffle(q, 0, q.deck, q.deck_n)
-    for o in range(q.n_players):
-        if o != p and q.plan_arr[o] >= 0:
-            eo = np.zeros(16, dtype=np.int64)
-            eligible_by_price(q, T, o, eo)
-            plan_with_upgrades(q, T, o, prm, greedy_arrangement(q, T, o, prm, eo), eo)
-
-
-@njit(cache=True)
-def mc_playout(q, T, p: int, prm, legal, log) -> float:
-    """Play ``q`` to the end with greedy for every seat; seat p's score (own total - best other, +5 a win)."""
-    while not q.over:
-        n_legal = 0
-        if needs_legal(KIND_GREEDY, q.pending):
-            n_legal = legal_actions(q, T, legal)
-        a = greedy_action(q, T, q.actor, prm, legal, n_legal)
-        apply_action(q, T, a, log)
-    top = -1e9
-    for o in range(q.n_players):
-        if o != p and q.total[o] > top:
-            top = q.total[o]
-    return q.total[p] - top + (5.0 if q.winner[p] else 0.0)
-
-
-@njit(cache=True)
-def mc_arrangement(s_arr, T, p: int, prm) -> int:
-    """The mc player's arrangement: the candidate whose greedy playouts score best (own total - best other)."""
-    s = s_arr[0]
-    elig = np.zeros(16, dtype=np.int64)
-    eligible_by_price(s, T, p, elig)
-    k = max(1, int(prm[P_CANDIDATES]))
-    iters = max(1, int(prm[P_ITERATIONS]))
-    idx = np.empty(k, dtype=np.int64)
-    n_c = best_arrangements(s, T, p, prm, k, elig, idx)
-    legal = np.empty(N_ACTIONS, dtype=np.int64)
-    log = new_log(0)
-    best = -1e18
-    best_arr = idx[0]
-    for c in range(n_c):
-        total = 0.0
-        for _ in range(iters):
-            sim = s_arr.copy()
-            q = sim[0]
-            mc_determinize(s, q, T, p, prm)
-            apply_action(q, T, A_ARR + idx[c], log)
-            total += mc_playout(q, T, p, prm, legal, log)
-        if total > best:
-            best = total
-            best_arr = idx[c]
-    return best_arr

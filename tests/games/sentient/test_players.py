@@ -236,11 +236,25 @@ def test_builtin_players_play_only_legal_actions(name, options):
     _check_legal_play([name, "random", name, name], [GAME.game_seed(3, i) for i in range(6)], options)
 
 
-def test_mc_player_plays_only_legal_actions():
-    """The Monte Carlo player (few playouts, each rollout player) chooses only legal actions (R16-R18)."""
-    _check_legal_play(["mc(iterations=20)", "greedy", "greedy"], [0, 1, 2, 11])
-    _check_legal_play(["mc(iterations=12, rollout=1)", "random", "greedy"], [3, 4, 11])
-    _check_legal_play(["mc(iterations=12, rollout=0)", "investor"], [5, 6])
+def test_search_player_plays_only_legal_actions():
+    """The shared search (few iterations, each rollout player) chooses only legal actions (R16-R18)."""
+    _check_legal_play(["ismcts(iterations=20)", "greedy", "greedy"], [0, 1, 2, 11])
+    _check_legal_play(["ismcts(iterations=12, rollout=2)", "random", "greedy"], [3, 4, 11])
+    _check_legal_play(["ismcts(iterations=12, rollout=0)", "investor"], [5, 6])
+
+
+def test_retired_mc_player_names_its_replacement():
+    """``mc`` was retired (issue 25): asking for it says what replaces it, in one line."""
+    with pytest.raises(PlayerError) as err:
+        resolve_players(GAME, ["mc(iterations=20)", "greedy"])
+    assert str(err.value) == ("unknown player 'mc' for sentient: 'mc' was retired (issue 25): use 'ismcts', "
+                              "as strong at equal time per decision (docs/players.md)")
+
+
+def test_kind_numbers_stay_fixed():
+    """Retiring a player leaves every other player's kind (and so its games) as it was: ``mc`` was kind 4."""
+    kinds = {name: p.kind for name, p in GAME.builtin_players().items()}
+    assert kinds == {"random": 0, "greedy": 1, "investor": 2, "specialist": 3, "ismcts": 5}
 
 
 def test_builtin_players_in_batch():
