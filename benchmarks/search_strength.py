@@ -159,6 +159,16 @@ def markdown() -> str:
             lines.append(f"| {game} | {budget if row['player'] == SEARCH else '-'} | Automa level {row['level']} "
                          f"({row['player']}{diff}) | {row['deals']:,} | {row['win_rate']:.3f} | "
                          f"[{row['lo']:.3f}, {row['hi']:.3f}] |")
+        equal = r.get("solo_equal_time")
+        for row in (equal or {}).get("rows", []):
+            if row["player"] == SEARCH or "diff" not in row:
+                continue  # the former player's rows are shown above (same deals and seed)
+            ms = equal["ms_per_decision"]
+            lines.append(f"| {game} | {equal['equal_time_iterations']} (equal time) | Automa level {row['level']} "
+                         f"({row['player']}, {ms[row['vs']]:.2f} ms per decision like {row['vs']}; "
+                         f"{row['diff']:+.3f} [{row['diff_lo']:+.3f}, {row['diff_hi']:+.3f}] against {row['vs']}'s "
+                         f"{row['win_rate'] - row['diff']:.3f}, paired by deal) | {row['deals']:,} | "
+                         f"{row['win_rate']:.3f} | [{row['lo']:.3f}, {row['hi']:.3f}] |")
     return "\n".join(lines)
 
 
