@@ -31,7 +31,7 @@ import polars as pl
 
 from simlab.analysis.headlines import format_p
 from simlab.analysis.multiple import adjust_pvalues
-from simlab.analysis.paired import ratios, simultaneous_differences, two_sided_p
+from simlab.analysis.paired import DealSums, ratios, simultaneous_differences, two_sided_p
 from simlab.compare import deal_sums_of, measures, resampled, seat_frame
 from simlab.core.errors import SimlabError
 from simlab.runner.spec import Companion
@@ -120,7 +120,8 @@ def side_by_side(heuristic_run: str | Path, strong_run: str | Path, companion: C
     from simlab.results import manifest, resolve_run
 
     path_a, path_b = resolve_run(heuristic_run), resolve_run(strong_run)
-    variants_b = [str(v) for v in manifest(path_b).get("variants") or []]
+    ablated = set(_ablations(manifest(path_b)).values())  # compared by component_values_side_by_side
+    variants_b = [str(v) for v in manifest(path_b).get("variants") or [] if str(v) not in ablated]
     labels = variant_labels(manifest(path_b))
     variants_a = {str(v) for v in manifest(path_a).get("variants") or []}
     rows: list[dict[str, Any]] = []
@@ -253,3 +254,158 @@ def study_run(run: str | Path) -> Path:
     if found is None or manifest(found).get("status") != "complete":
         raise SimlabError(f"no complete stored run of {spec_file} to compare with: run `simlab run {spec_file}` first")
     return found
+
+
+def ablated_components(run: str | Path) -> list[str]:
+    """The variants of a stored run that ablate a component (remove or change it), in the manifest's order."""
+    from simlab.results import manifest, resolve_run
+
+    return list(_ablations(manifest(resolve_run(run))).values())
+
+
+def _ablations(man: dict[str, Any]) -> dict[tuple[str, str], str]:
+    """(component id, change) -> variant name, for the run's ablation variants."""
+    out = {}
+    for variant, entry in (man.get("data") or {}).items():
+        ab = (entry or {}).get("ablation")
+        if ab:
+            out[(str(ab["id"]), str(ab.get("change", "remove")))] = variant
+    return out
+
+
+def _holder_sums(path: Path, variants: dict[tuple[str, str], str], holders: tuple[str, str],
+                 counts: set[int] | None) -> tuple[dict[tuple[str, str], pl.DataFrame], set[int]]:
+    """Per ablated component: per deal seed, the sums of the holder's change (variant − base) in win share and
+    score and the number of games (columns ``seed``, ``win``, ``score``, ``games``); and the player counts played."""
+    from simlab.results import load
+
+    table, column = holders
+    tables = load(path)
+    if table not in tables:
+        raise SimlabError(f"{path}: no {table!r} table to find who held each component (record = [\"{table}\"])")
+    games = tables["games"].select(pl.col("variant").cast(pl.Utf8), "game", "seed", "n_players").collect()
+    seats = tables["seats"].select(pl.col("variant").cast(pl.Utf8), "game", "seat",
+                                   pl.col("win_share").cast(pl.Float64), pl.col("score").cast(pl.Float64)).collect()
+    held = tables[table].select(pl.col("variant").cast(pl.Utf8), "game", pl.col("seat").cast(pl.Int8),
+                                pl.col(column).cast(pl.Utf8).alias("_id")).collect()
+    played = set(games["n_players"].unique().to_list())
+    keep = games.filter(pl.col("n_players").is_in(sorted(counts))) if counts else games
+    base = (seats.filter(pl.col("variant") == "base").drop("variant")
+            .join(keep.filter(pl.col("variant") == "base").select("game", "seed"), on="game"))
+    out = {}
+    for (component, _change), variant in variants.items():
+        var = seats.filter(pl.col("variant") == variant).drop("variant")
+        in_var = held.filter((pl.col("variant") == variant) & (pl.col("_id") == component)).select("game", "seat")
+        in_base = (held.filter((pl.col("variant") == "base") & (pl.col("_id") == component)).select("game", "seat")
+                   .join(in_var.select("game").unique(), on="game", how="anti"))
+        rows = (pl.concat([in_var, in_base]).unique()
+                .join(base, on=["game", "seat"]).join(var, on=["game", "seat"], suffix="_v")
+                .group_by("game").agg(pl.first("seed"), (pl.col("win_share_v") - pl.col("win_share")).mean().alias("w"),
+                                      (pl.col("score_v") - pl.col("score")).mean().alias("s")))
+        out[(component, _change)] = rows.group_by("seed").agg(pl.col("w").sum().alias("win"),
+                                                               pl.col("s").sum().alias("score"),
+                                                               pl.len().cast(pl.Float64).alias("games"))
+    return out, played
+
+
+def _component_sums(per: dict[tuple[str, str], pl.DataFrame], keys: list[tuple[str, str]]) -> DealSums:
+    """Deals x 2K sums: the K components' win changes, then their score changes (denominator: games held)."""
+    frames = [per[k].with_columns(pl.lit(i).alias("_k")) for i, k in enumerate(keys)]
+    long = pl.concat(frames) if frames else pl.DataFrame()
+    deals = np.sort(long["seed"].unique().to_numpy()) if long.height else np.zeros(0, dtype=np.uint64)
+    row = np.searchsorted(deals, long["seed"].to_numpy()) if long.height else np.zeros(0, dtype=np.int64)
+    k = long["_k"].to_numpy() if long.height else np.zeros(0, dtype=np.int64)
+    num = np.zeros((deals.size, 2 * len(keys)))
+    den = np.zeros((deals.size, 2 * len(keys)))
+    if long.height:
+        np.add.at(num, (row, k), long["win"].to_numpy())
+        np.add.at(num, (row, k + len(keys)), long["score"].to_numpy())
+        np.add.at(den, (row, k), long["games"].to_numpy())
+        np.add.at(den, (row, k + len(keys)), long["games"].to_numpy())
+    return DealSums(deals, num, den)
+
+
+def component_values_side_by_side(heuristic_run: str | Path, strong_run: str | Path, draws: int = DRAWS,
+                                  seed: int = 0) -> pl.DataFrame:
+    """What each ablated component is worth to its holder under the heuristics and under strong play.
+
+    For every component the strong run ablates (matched with the study's variant that makes the same
+    change to the same component), at the player counts the strong run played: the holder's value in
+    win share (the headline; a removal's value is minus the holder's change) and in score, each with its
+    95% deal-bootstrap interval, and the difference strong − heuristic paired by deal (the same deal
+    weights over the union of both runs' deal seeds). The holder is the seat that held the component in
+    the changed game, else in the base game (``Ablation.holders`` names the table that records it).
+    Holm at 5% within each family (values against 0 under each play, the differences), over the
+    components; ``verdict`` as :func:`verdict` with 0 as the fair value.
+    """
+    from simlab.core.game import get_game
+    from simlab.results import manifest, resolve_run
+
+    path_a, path_b = resolve_run(heuristic_run), resolve_run(strong_run)
+    man_a, man_b = manifest(path_a), manifest(path_b)
+    ablation = get_game(str(man_b.get("game"))).ablation()
+    if ablation is None or ablation.holders is None:
+        raise SimlabError(f"{man_b.get('game')} records no holder of an ablated component (Ablation.holders)")
+    wanted, have = _ablations(man_b), _ablations(man_a)
+    missing = sorted(set(wanted) - set(have))
+    if missing:
+        raise SimlabError(f"companion: the study's run {path_a} has no variant that ablates {missing[0][0]} "
+                          f"({missing[0][1]}) as {wanted[missing[0]]} does")
+    keys = sorted(wanted)
+    per_b, counts = _holder_sums(path_b, wanted, ablation.holders, None)
+    per_a, _ = _holder_sums(path_a, {k: have[k] for k in keys}, ablation.holders, counts)
+    sa, sb = _component_sums(per_a, keys), _component_sums(per_b, keys)
+    for sums, run, where in ((sa, path_a, f"at {', '.join(map(str, sorted(counts)))} players"), (sb, path_b, "")):
+        if not sums.deals.size:
+            raise SimlabError(f"companion: the run {run} has no game {where} where a seat held an ablated component: "
+                              "nothing to compare")
+    union = np.union1d(sa.deals, sb.deals)
+    shared = np.intersect1d(sa.deals, sb.deals)
+    if shared.size:
+        reps_a, reps_b = resampled(sa.on(union), draws, seed), resampled(sb.on(union), draws, seed)
+    else:
+        reps_a, reps_b = resampled(sa, draws, seed), resampled(sb, draws, seed + 1)
+    point_a, point_b = ratios(sa), ratios(sb)
+    tail = (1 - LEVEL) / 2
+    rows = []
+    n = len(keys)
+    for i, (component, change) in enumerate(keys):
+        sign = -1.0 if change == "remove" else 1.0
+        row: dict[str, Any] = {"component": component, "change": change, "variant": wanted[(component, change)],
+                               "games_heuristic": float(sa.den[:, i].sum()), "games_strong": float(sb.den[:, i].sum()),
+                               "paired": bool(shared.size), "shared_deals": int(shared.size)}
+        for name, j in (("win", i), ("score", i + n)):
+            a, b = sign * float(point_a[j]), sign * float(point_b[j])
+            ra, rb = sign * reps_a[:, j], sign * reps_b[:, j]
+            diff, lo, hi = simultaneous_differences(np.array([b]), np.array([a]), rb[:, None], ra[:, None], LEVEL)[0]
+            a_lo, a_hi = (float(q) for q in np.nanquantile(ra, [tail, 1 - tail]))
+            b_lo, b_hi = (float(q) for q in np.nanquantile(rb, [tail, 1 - tail]))
+            row.update({f"{name}_heuristic": a, f"{name}_heuristic_lo": a_lo, f"{name}_heuristic_hi": a_hi,
+                        f"{name}_strong": b, f"{name}_strong_lo": b_lo, f"{name}_strong_hi": b_hi,
+                        f"{name}_diff": diff, f"{name}_diff_lo": lo, f"{name}_diff_hi": hi,
+                        f"{name}_diff_p": two_sided_p(diff, rb - ra),
+                        f"{name}_heuristic_p": two_sided_p(a, ra), f"{name}_strong_p": two_sided_p(b, rb)})
+        rows.append(row)
+    table = pl.DataFrame(rows)
+    for col in ("win_heuristic_p", "win_strong_p", "win_diff_p", "score_diff_p"):
+        table = table.with_columns(pl.Series(f"{col}_holm", _holm(table[col].fill_null(np.nan).to_numpy())))
+    verdicts = []
+    for r in table.iter_rows(named=True):
+        edge_a = bool(np.nan_to_num(r["win_heuristic_p_holm"], nan=1.0) <= ALPHA)
+        edge_b = bool(np.nan_to_num(r["win_strong_p_holm"], nan=1.0) <= ALPHA)
+        verdicts.append(verdict(True, edge_a, edge_b, r["win_heuristic"] * r["win_strong"] > 0,
+                                bool(np.nan_to_num(r["win_diff_p_holm"], nan=1.0) <= ALPHA)))
+    return table.with_columns(pl.Series("verdict", verdicts, dtype=pl.Utf8))
+
+
+def describe_component(row: dict[str, Any], noun: str = "component") -> str:
+    """One sentence for one component: its value to its holder under both plays, the difference, the verdict."""
+    how = "paired by deal" if row["paired"] else "independent runs"
+    what = f"{noun} {row['component']}" + ("" if row["change"] == "remove" else f" ({row['change']})")
+    return (f"{what}: worth {row['win_heuristic']:+.3f} [{row['win_heuristic_lo']:+.3f}, "
+            f"{row['win_heuristic_hi']:+.3f}] in win share ({row['score_heuristic']:+.2f} in score) to its holder "
+            "under the heuristics, "
+            f"{row['win_strong']:+.3f} [{row['win_strong_lo']:+.3f}, {row['win_strong_hi']:+.3f}] "
+            f"({row['score_strong']:+.2f}) under strong play; difference {row['win_diff']:+.3f} "
+            f"[{row['win_diff_lo']:+.3f}, {row['win_diff_hi']:+.3f}] ({how}, Holm p "
+            f"{format_p(min(1.0, row['win_diff_p_holm']), floor=1e-3).removeprefix('= ')}): **{row['verdict']}**")

@@ -8,6 +8,7 @@ import numpy as np
 import polars as pl
 import pytest
 
+from simlab.core.errors import SimlabError
 from simlab.runner.spec import SpecError, parse_companion, parse_spec
 from simlab.strong_play import (
     CHANGES,
@@ -128,3 +129,32 @@ def test_a_solo_games_seat_is_no_balance_question():
     b = a.with_columns(pl.col("of").replace("player voter", "player search"))
     assert [r["of"] for r in _variant_rows(a, b, {"voter": "search"}, "B", draws=200, seed=0)] == [
         "player voter → search"]
+
+
+def test_component_values_agree_with_the_ablation_analysis_and_pair_by_deal(tmp_path):
+    """A card's value to its holder (issue 25's card-value companion) is the analysis package's paired ablation
+    value; a run compared with itself differs by exactly 0; only the player counts both runs played count."""
+    from simlab.analysis import card_values_causal
+    from simlab.results import load
+    from simlab.runner.run import run_experiment
+    from simlab.strong_play import component_values_side_by_side
+
+    common = {"game": "sentient", "seed": 2, "shard_size": 60, "record": ["takes"], "workers": 1,
+              "ablation": {"cards": [46, 58], "change": "remove"}}
+    study = run_experiment(parse_spec({**common, "name": "study", "games": 60,
+                                       "players": {"seats": ["investor", "specialist"]}}),
+                           tmp_path / "study", show_progress=False).path
+    both = component_values_side_by_side(study, study, draws=300)
+    causal = card_values_causal(load(study))
+    for card in (46, 58):
+        row = both.filter(pl.col("component") == str(card)).row(0, named=True)
+        ref = causal.filter(pl.col("card") == card).row(0, named=True)
+        assert row["win_heuristic"] == pytest.approx(ref["win_value"])
+        assert row["score_heuristic"] == pytest.approx(ref["value"])
+        assert row["win_diff"] == 0 and row["win_diff_lo"] == 0 and row["win_diff_hi"] == 0
+        assert row["paired"] and row["games_heuristic"] == ref["games_held"]
+    three = run_experiment(parse_spec({**common, "name": "three", "games": 30,
+                                       "players": {"seats": ["investor", "specialist", "greedy"]}}),
+                           tmp_path / "three", show_progress=False).path
+    with pytest.raises(SimlabError, match=r"has no game at 3 players where a seat held an ablated component"):
+        component_values_side_by_side(study, three, draws=300)

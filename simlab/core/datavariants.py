@@ -63,12 +63,15 @@ class Ablation:
 
     ``component`` is the spec key listing them (``cards = "all"`` or ``cards = [3, 17]``),
     ``ids(data)`` every component id of a data set, ``changes`` the kinds of change (the first
-    is the default).
+    is the default). ``holders``: the event table that records which seat came to hold a component
+    and its id column (e.g. ``("takes", "card")``), for the holder's value of a component compared
+    across runs (``simlab.strong_play``); None where the game records no holder.
     """
 
     component: str
     ids: Callable[[Any], list[Any]]
     changes: Sequence[AblationChange] = field(default_factory=tuple)
+    holders: tuple[str, str] | None = None
 
     def change(self, name: str) -> AblationChange:
         """The change called ``name`` (a SimlabError lists the known ones)."""

@@ -55,4 +55,5 @@ ABLATION = Ablation(
         AblationChange("remove", "the card taken out of the deck", _remove, lambda d, c, k: f"card{c}_removed"),
         AblationChange("vp", "the card's printed VP changed by delta", _change_vp, _vp_name),
     ),
+    holders=("takes", "card"),
 )

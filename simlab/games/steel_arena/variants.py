@@ -42,4 +42,5 @@ ABLATION = Ablation(
         AblationChange("remove", "the tile design taken out of play (still shuffled, then skipped)", _remove,
                        lambda d, t, k: f"{t}_removed"),
     ),
+    holders=("pickups", "design"),
 )
