@@ -156,6 +156,16 @@ def resampled(sums: DealSums, draws: int, seed: int) -> np.ndarray:
     return np.vstack(out)
 
 
+def paired_replicates(sa: DealSums, sb: DealSums, draws: int, seed: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """Bootstrap replicates (draws x K) of two runs' ratio estimates and how many deal seeds they share: with the
+    same deal weights over the union of their deals when they share any (paired), independent weights otherwise."""
+    shared = np.intersect1d(sa.deals, sb.deals)
+    if shared.size:
+        union = np.union1d(sa.deals, sb.deals)
+        return resampled(sa.on(union), draws, seed), resampled(sb.on(union), draws, seed), int(shared.size)
+    return resampled(sa, draws, seed), resampled(sb, draws, seed + 1), 0
+
+
 def compare_tables(a: pl.DataFrame, b: pl.DataFrame, draws: int = DRAWS, seed: int = 0) -> dict[str, Any]:
     """Compare two runs' per-deal measure sums (:func:`measures`): the rows B − A and how they were paired.
 
@@ -170,14 +180,8 @@ def compare_tables(a: pl.DataFrame, b: pl.DataFrame, draws: int = DRAWS, seed: i
         raise SimlabError("cannot compare: the runs have no measure in common (no player, seat or player count "
                           "in both)")
     sa, sb = deal_sums_of(a, keys), deal_sums_of(b, keys)
-    shared = np.intersect1d(sa.deals, sb.deals)
     point_a, point_b = ratios(sa), ratios(sb)
-    if shared.size:
-        union = np.union1d(sa.deals, sb.deals)
-        ua, ub = sa.on(union), sb.on(union)
-        reps_a, reps_b = resampled(ua, draws, seed), resampled(ub, draws, seed)  # the same weights
-    else:
-        reps_a, reps_b = resampled(sa, draws, seed), resampled(sb, draws, seed + 1)
+    reps_a, reps_b, shared = paired_replicates(sa, sb, draws, seed)
     rows = []
     for k, (measure, of) in enumerate(keys):
         diff, lo, hi = simultaneous_differences(point_b[k:k + 1], point_a[k:k + 1], reps_b[:, k:k + 1],
@@ -190,7 +194,7 @@ def compare_tables(a: pl.DataFrame, b: pl.DataFrame, draws: int = DRAWS, seed: i
     p = table["p"].fill_null(np.nan).to_numpy()
     holm = adjust_pvalues(p, "holm") if np.isfinite(p).any() else p
     table = table.with_columns(pl.Series("holm_p", holm), pl.Series("differs", np.nan_to_num(holm, nan=1.0) <= 0.05))
-    return {"table": table, "paired": bool(shared.size), "shared": int(shared.size), "deals_a": int(sa.deals.size),
+    return {"table": table, "paired": bool(shared), "shared": shared, "deals_a": int(sa.deals.size),
             "deals_b": int(sb.deals.size), "left_out": len(keys_a ^ keys_b)}
 
 

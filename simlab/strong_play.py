@@ -32,7 +32,7 @@ import polars as pl
 from simlab.analysis.headlines import format_p
 from simlab.analysis.multiple import adjust_pvalues
 from simlab.analysis.paired import DealSums, ratios, simultaneous_differences, two_sided_p
-from simlab.compare import deal_sums_of, measures, resampled, seat_frame
+from simlab.compare import deal_sums_of, measures, paired_replicates, seat_frame
 from simlab.core.errors import SimlabError
 from simlab.runner.spec import Companion
 
@@ -163,13 +163,8 @@ def _variant_rows(long_a: pl.DataFrame, long_b: pl.DataFrame, players: dict[str,
         return []
     sa = deal_sums_of(long_a, [(m, a) for m, a, _ in keys])
     sb = deal_sums_of(long_b, [(m, b) for m, _, b in keys])
-    shared = np.intersect1d(sa.deals, sb.deals)
     point_a, point_b = ratios(sa), ratios(sb)
-    if shared.size:
-        union = np.union1d(sa.deals, sb.deals)
-        reps_a, reps_b = resampled(sa.on(union), draws, seed), resampled(sb.on(union), draws, seed)
-    else:
-        reps_a, reps_b = resampled(sa, draws, seed), resampled(sb, draws, seed + 1)
+    reps_a, reps_b, shared = paired_replicates(sa, sb, draws, seed)
     tail = (1 - LEVEL) / 2
     out = []
     for k, (measure, of_a, of_b) in enumerate(keys):
@@ -187,7 +182,7 @@ def _variant_rows(long_a: pl.DataFrame, long_b: pl.DataFrame, players: dict[str,
             "diff_p": two_sided_p(diff, reps_b[:, k] - reps_a[:, k]),
             "heuristic_p": two_sided_p(a - fair, reps_a[:, k] - fair) if fair is not None else None,
             "strong_p": two_sided_p(b - fair, reps_b[:, k] - fair) if fair is not None else None,
-            "paired": bool(shared.size), "shared_deals": int(shared.size),
+            "paired": bool(shared), "shared_deals": shared,
             "deals_heuristic": int(sa.deals.size), "deals_strong": int(sb.deals.size)})
     return out
 
@@ -359,12 +354,7 @@ def component_values_side_by_side(heuristic_run: str | Path, strong_run: str | P
         if not sums.deals.size:
             raise SimlabError(f"companion: the run {run} has no game {where} where a seat held an ablated component: "
                               "nothing to compare")
-    union = np.union1d(sa.deals, sb.deals)
-    shared = np.intersect1d(sa.deals, sb.deals)
-    if shared.size:
-        reps_a, reps_b = resampled(sa.on(union), draws, seed), resampled(sb.on(union), draws, seed)
-    else:
-        reps_a, reps_b = resampled(sa, draws, seed), resampled(sb, draws, seed + 1)
+    reps_a, reps_b, shared = paired_replicates(sa, sb, draws, seed)
     point_a, point_b = ratios(sa), ratios(sb)
     tail = (1 - LEVEL) / 2
     rows = []
@@ -373,7 +363,7 @@ def component_values_side_by_side(heuristic_run: str | Path, strong_run: str | P
         sign = -1.0 if change == "remove" else 1.0
         row: dict[str, Any] = {"component": component, "change": change, "variant": wanted[(component, change)],
                                "games_heuristic": float(sa.den[:, i].sum()), "games_strong": float(sb.den[:, i].sum()),
-                               "paired": bool(shared.size), "shared_deals": int(shared.size)}
+                               "paired": bool(shared), "shared_deals": shared}
         for name, j in (("win", i), ("score", i + n)):
             a, b = sign * float(point_a[j]), sign * float(point_b[j])
             ra, rb = sign * reps_a[:, j], sign * reps_b[:, j]
