@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.core.rng import below, derive_key, u64_at
 
 # ---------------------------------------------------------------- binding into a game's module
@@ -48,7 +49,7 @@ def next_u64(s, stream: int) -> np.uint64:
     return u64_at(s.rng_key[stream], c)
 
 
-@njit(cache=True)
+@kernel
 def rekey(s, key: np.uint64) -> None:
     """Give every random stream of ``s`` a fresh key derived from ``key`` (counters back to 0): a search's
     determinisation, after which no draw repeats the true game's future."""
@@ -57,7 +58,7 @@ def rekey(s, key: np.uint64) -> None:
         s.rng_ctr[k] = 0
 
 
-@njit(cache=True)
+@kernel
 def shuffle(s, stream: int, a, n: int) -> None:
     """Fisher-Yates shuffle of ``a[:n]`` with draws from the state's stream ``stream``.
 
@@ -73,7 +74,7 @@ def shuffle(s, stream: int, a, n: int) -> None:
 # ---------------------------------------------------------------- event log
 
 
-@njit(cache=True)
+@kernel
 def new_log(capacity: int, width: int) -> np.ndarray:
     """An event log with room for ``capacity`` events of ``width`` columns (0: record nothing)."""
     return np.zeros((capacity + 1, width), dtype=np.int32)
@@ -99,7 +100,7 @@ def log_event(log, kind: int) -> int:
 # ---------------------------------------------------------------- ranks and winners
 
 
-@njit(cache=True)
+@kernel
 def rank_seats(keys, n: int, rank, winner) -> None:
     """Ranks and winners of seats ``0..n-1`` from ``keys[seat, k]`` (compared in k order, higher first).
 

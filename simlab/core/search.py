@@ -65,6 +65,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
 from simlab.core.game import BuiltinPlayer
+from simlab.core.jit import kernel
 from simlab.core.rng import below, derive_key, u64_at
 
 P_ITERATIONS = 0
@@ -118,7 +119,7 @@ def pool_bytes(iterations: int) -> int:
     return NODE_BYTES * (int(iterations) + 1)
 
 
-@njit(cache=True)
+@kernel
 def uniform_prior(g_arr, legal, n, out, args) -> None:
     """The prior of a game without one: every legal action alike."""
     for i in range(n):
@@ -246,12 +247,12 @@ def _cycle_counter(typingctx):
     return types.uint64(), codegen
 
 
-@njit(cache=True)
+@kernel
 def _now() -> float:
     return float(_cycle_counter())
 
 
-@njit(cache=True)
+@kernel
 def _table_size(max_actions: int) -> int:
     size = 16
     while size < 2 * max_actions:
@@ -268,7 +269,7 @@ def _slot(code: np.int64, mask: int) -> int:
     return int((np.uint64(code) * _HASH_MUL) >> _HASH_SHIFT) & mask
 
 
-@njit(cache=True)
+@kernel
 def ismcts_action(root_arr, seat, n_players, max_actions, args, params, key, stats) -> np.int64:
     """The action ISMCTS picks for ``seat`` in ``root_arr[0]`` (see the module docstring).
 
@@ -451,7 +452,7 @@ def ismcts_action(root_arr, seat, n_players, max_actions, args, params, key, sta
     return action[best_child]
 
 
-@njit(cache=True)
+@kernel
 def win_values(winner, n_players: int, values) -> None:
     """Terminal values: each winning seat gets 1 / (number of winners), the others 0."""
     nw = 0
@@ -462,7 +463,7 @@ def win_values(winner, n_players: int, values) -> None:
         values[p] = (1.0 / nw) if (winner[p] and nw > 0) else 0.0
 
 
-@njit(cache=True)
+@kernel
 def finished_values(winner, score, n_players: int, spread: float, margin_weight: float, values) -> None:
     """A finished game's values: the win (ties shared) blended with ``margin_weight`` of
     ``margin_values(score, spread)``, so a narrow loss counts a little more than a heavy one."""
@@ -473,7 +474,7 @@ def finished_values(winner, score, n_players: int, spread: float, margin_weight:
         values[p] = (1.0 - margin_weight) * values[p] + margin_weight * margins[p]
 
 
-@njit(cache=True)
+@kernel
 def favour(legal, n, pick, others: float, out) -> None:
     """A prior that favours one move: 1 for ``pick`` (e.g. the best heuristic's choice), ``others`` for
     every other legal move."""
@@ -481,7 +482,7 @@ def favour(legal, n, pick, others: float, out) -> None:
         out[i] = 1.0 if legal[i] == pick else others
 
 
-@njit(cache=True)
+@kernel
 def margin_values(score, n_players: int, spread: float, values) -> None:
     """Estimated win chances of a position that is not over, from per-seat scores: a softmax of
     ``score / spread`` (the larger ``spread``, the less a lead counts), summing to 1."""

@@ -9,6 +9,7 @@ is ``cards.claim`` (the Pacifist's waived claim is a pending decision, ``pending
 
 from __future__ import annotations
 
+from simlab.core.jit import kernel
 from simlab.games.pendulum.codes import (
     EV_ACHIEVEMENT,
 )
@@ -18,7 +19,6 @@ from simlab.games.pendulum.economy import (
     holds,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
-from simlab.games.pendulum.kernel import kernel
 
 
 @kernel

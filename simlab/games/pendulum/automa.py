@@ -50,6 +50,7 @@ from __future__ import annotations
 import numpy as np
 
 from simlab.core import kernels
+from simlab.core.jit import kernel
 from simlab.core.kernels import bind
 from simlab.games.pendulum import timers
 from simlab.games.pendulum.automa_deck import (  # noqa: F401  (the deck's kernels are part of the Automa's API)
@@ -122,7 +123,6 @@ from simlab.games.pendulum.codes import (
 )
 from simlab.games.pendulum.endgame import deciding_key
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
-from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.state import STREAM_AUTOMA
 from simlab.games.pendulum.tables import (
     AC_DISCARD,

@@ -15,6 +15,7 @@ from __future__ import annotations
 from numba import njit
 
 from simlab.core import kernels
+from simlab.core.jit import kernel
 from simlab.core.kernels import bind
 from simlab.games.pendulum.codes import (
     AG_AUTOMA1,
@@ -31,7 +32,6 @@ from simlab.games.pendulum.codes import (
     TR_OMEN,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
-from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.sand import has_run_out
 from simlab.games.pendulum.state import STREAM_AUTOMA
 from simlab.games.pendulum.tables import (

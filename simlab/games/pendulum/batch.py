@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simlab.core.jit import kernel
 from simlab.core.kernels import winner_mask
 from simlab.games.pendulum import columns as col
 from simlab.games.pendulum.codes import (
@@ -18,7 +19,6 @@ from simlab.games.pendulum.codes import (
     W_MAT,
 )
 from simlab.games.pendulum.dispatch import choose_action
-from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.rules import apply_action, legal_actions, new_log, setup
 from simlab.games.pendulum.state import MAX_WORKERS, STATE_DTYPE
 

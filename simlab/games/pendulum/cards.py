@@ -18,6 +18,7 @@ ribbon; ``claim_legal`` is there), then the settle. EV_STRATAGEM and EV_PICKUP r
 
 from __future__ import annotations
 
+from simlab.core.jit import kernel
 from simlab.games.pendulum import workers
 from simlab.games.pendulum.achievements import (
     _claim_do,
@@ -39,7 +40,6 @@ from simlab.games.pendulum.economy import (
     pay_gain,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
-from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.pending import (
     pending_settle,
 )

@@ -24,6 +24,7 @@ sits above ``automa`` (trigger 2 makes the Automa act), which sits above ``timer
 
 from __future__ import annotations
 
+from simlab.core.jit import kernel
 from simlab.games.pendulum import automa
 from simlab.games.pendulum.codes import (
     EV_CLOCK,
@@ -46,7 +47,6 @@ from simlab.games.pendulum.codes import (
     TR_HUMAN_FLIP,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
-from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.sand import INF, N_TIMERS, any_running, due_mask, has_run_out, next_run_out
 from simlab.games.pendulum.state import MAX_PLAYERS
 from simlab.games.pendulum.tables import SC_DUE, SC_PURPLE_NO, SC_TIME

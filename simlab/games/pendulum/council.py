@@ -45,6 +45,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.games.pendulum import automa, clock, effects, endgame, workers
 from simlab.games.pendulum.codes import (
     A_COUNCIL,
@@ -74,7 +75,6 @@ from simlab.games.pendulum.codes import (
     PH_TRIM,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
-from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.state import MAX_PLAYERS, MAX_PRIV
 from simlab.games.pendulum.tables import (
     C_DEFAULT,

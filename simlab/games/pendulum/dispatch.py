@@ -4,13 +4,13 @@ ISMCTS (``search_hooks``), which sits above the players it uses for rollouts, ev
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.games.pendulum.players import choose_action as players_choose
 from simlab.games.pendulum.search_hooks import KIND_ISMCTS, search_action
 
 
-@njit(cache=True)
+@kernel
 def choose_action(kind: int, params, s_arr, legal, n_legal: int, tables) -> int:
     """The action of built-in player ``kind`` for the seat to act (``s.actor``) in ``s_arr[0]``."""
     if kind == KIND_ISMCTS:

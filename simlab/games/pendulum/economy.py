@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.games.pendulum.codes import (
     EV_GAIN,
     EV_PAY,
@@ -59,7 +60,6 @@ from simlab.games.pendulum.codes import (
     R_MILITARY,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
-from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.state import MAX_PENDING
 from simlab.games.pendulum.tables import (
     CH_PROD0,

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simlab.core.jit import kernel
 from simlab.core.kernels import rank_seats
 from simlab.games.pendulum.codes import (
     DB_GLORY,
@@ -41,7 +42,6 @@ from simlab.games.pendulum.codes import (
     OPT_PARCHMENT_FIRST,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
-from simlab.games.pendulum.kernel import kernel
 
 N_KEYS = 8
 (K_IN_PARCHMENT, K_PARCHMENT_VP, K_GLORY, K_LEGENDARY, K_DIST0, K_DIST1, K_DIST2, K_PRIV) = range(N_KEYS)

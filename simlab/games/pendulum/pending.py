@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.games.pendulum import workers
 from simlab.games.pendulum.achievements import (
     _claim_do,
@@ -75,7 +76,6 @@ from simlab.games.pendulum.economy import (
     res_cap,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
-from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.provinces import (
     _conquer_do,
     _conquer_slot_free,

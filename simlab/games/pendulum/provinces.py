@@ -9,6 +9,7 @@ adds to that slot's production (``economy.gain``). EV_CONQUER and EV_REFILL rows
 
 from __future__ import annotations
 
+from simlab.core.jit import kernel
 from simlab.games.pendulum.codes import (
     A_CONQUER,
     EV_CONQUER,
@@ -18,7 +19,6 @@ from simlab.games.pendulum.economy import (
     _set_cause,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
-from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.state import MAX_PER_SLOT
 
 N_DISPLAY = 4

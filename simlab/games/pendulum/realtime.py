@@ -39,6 +39,7 @@ The clock never moves back (``now`` only grows within a round; ``clock.round_sta
 
 from __future__ import annotations
 
+from simlab.core.jit import kernel
 from simlab.games.pendulum import clock, council, effects, timers, workers
 from simlab.games.pendulum.codes import (
     A_ACTION,
@@ -59,7 +60,6 @@ from simlab.games.pendulum.codes import (
     PH_STEP5,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
-from simlab.games.pendulum.kernel import kernel
 
 EVENT_FIELDS = {
     # a seat passed in the real-time phase (passes in a row so far, seats that must pass for the step to end)

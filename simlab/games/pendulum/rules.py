@@ -51,6 +51,7 @@ import numpy as np
 from numba import njit
 
 from simlab.core import kernels
+from simlab.core.jit import kernel
 from simlab.core.kernels import bind
 from simlab.core.kernels import new_log as _new_log
 from simlab.core.rng import below, derive_key
@@ -93,7 +94,6 @@ from simlab.games.pendulum.codes import (
     W_RESERVE,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
-from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.state import (
     MAX_PLAYERS,
     MAX_WORKERS,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from simlab.games.pendulum.kernel import kernel
+from simlab.core.jit import kernel
 
 INF = 1.0e18
 N_TIMERS = 3

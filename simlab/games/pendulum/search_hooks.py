@@ -16,8 +16,8 @@ The search player's entry (``SEARCH_PLAYER``) lives here, so the players' packag
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.core.search import (
     favour,
     ismcts_action,
@@ -50,13 +50,13 @@ SCORE_SPREAD = 3.0  # evaluation units over which a lead (or, solo, a score) cou
 PRIOR_OTHERS = 0.2  # the prior of a move other than the fast policy's (its is 1)
 
 
-@njit(cache=True)
+@kernel
 def determinise(g_arr, seat, key, args) -> None:
     """Re-key every stream and re-deal what ``seat`` cannot see."""
     determinize(g_arr[0], args[0], seat, key)
 
 
-@njit(cache=True)
+@kernel
 def legal(g_arr, out, args) -> int:
     """The legal actions (none once the game is over)."""
     g = g_arr[0]
@@ -65,19 +65,19 @@ def legal(g_arr, out, args) -> int:
     return legal_actions(g, args[0], out)
 
 
-@njit(cache=True)
+@kernel
 def apply(g_arr, action, args) -> None:
     """Play ``action`` for the seat to act."""
     apply_action(g_arr[0], args[0], action, args[1])
 
 
-@njit(cache=True)
+@kernel
 def actor(g_arr) -> int:
     """The seat to act."""
     return g_arr[0].actor
 
 
-@njit(cache=True)
+@kernel
 def rollout(g_arr, depth, args) -> None:
     """Every seat plays the fast policy for at most ``depth`` decisions."""
     g = g_arr[0]
@@ -91,7 +91,7 @@ def rollout(g_arr, depth, args) -> None:
         steps += 1
 
 
-@njit(cache=True)
+@kernel
 def evaluate(g_arr, values, args) -> None:
     """The win once over; else the heuristics' evaluation as a softmax (solo: a logistic)."""
     g = g_arr[0]
@@ -109,7 +109,7 @@ def evaluate(g_arr, values, args) -> None:
     margin_values(score, n, SCORE_SPREAD, values)
 
 
-@njit(cache=True)
+@kernel
 def prior(g_arr, legal_buf, n, out, args) -> None:
     """1 for the fast policy's choice, PRIOR_OTHERS for every other move."""
     g = g_arr[0]
@@ -117,7 +117,7 @@ def prior(g_arr, legal_buf, n, out, args) -> None:
     favour(legal_buf, n, pick, PRIOR_OTHERS, out)
 
 
-@njit(cache=True)
+@kernel
 def search_action(params, s_arr, legal_buf, n_legal, tables, stats) -> int:
     """The ISMCTS player's action for the seat to act (its key comes from the seat's own stream)."""
     s = s_arr[0]

@@ -37,6 +37,7 @@ from __future__ import annotations
 import math
 
 from simlab.core import kernels
+from simlab.core.jit import kernel
 from simlab.core.kernels import bind
 from simlab.core.rng import unit
 from simlab.games.pendulum import automa_deck
@@ -64,7 +65,6 @@ from simlab.games.pendulum.codes import (
     TM_TIMED,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
-from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.sand import INF, N_TIMERS, any_running, due_mask, has_run_out, next_run_out  # noqa: F401  (re-exported)
 from simlab.games.pendulum.state import MAX_PLAYERS, STREAM_CLOCK
 

@@ -58,6 +58,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.games.pendulum import automa, economy
 from simlab.games.pendulum.automa import automa_on_space
 from simlab.games.pendulum.codes import (
@@ -91,7 +92,6 @@ from simlab.games.pendulum.codes import (
     W_MAT,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
-from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.state import MAX_PLAYERS, MAX_WORKERS
 from simlab.games.pendulum.tables import (
     SP_AREA,

@@ -8,6 +8,7 @@ and actions (``workers``, which re-exports these kernels and pays and gains thro
 
 from __future__ import annotations
 
+from simlab.core.jit import kernel
 from simlab.games.pendulum.codes import (
     EV_RECRUIT,
     OPT_MAX_WORKERS,
@@ -16,7 +17,6 @@ from simlab.games.pendulum.codes import (
     W_RESERVE,
 )
 from simlab.games.pendulum.eventlog import FIELD0, ev_begin
-from simlab.games.pendulum.kernel import kernel
 from simlab.games.pendulum.state import MAX_WORKERS
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.core.kernels import winner_mask
 from simlab.games.sentient.columns import (
     G_N_WINNERS,
@@ -43,7 +43,7 @@ from simlab.games.sentient.rules import N_ACTIONS, apply_action, investor_count,
 from simlab.games.sentient.state import N_ROUNDS, N_TYPES, STATE_DTYPE
 
 
-@njit(cache=True)
+@kernel
 def play_games(seeds, n_players: int, kinds, params, lineup, cards, inv, opts, out_games, out_seats,
                out_takes) -> None:
     """Play ``len(seeds)`` games; game i uses line-up ``lineup[i]`` (rows of kinds/params).
@@ -77,7 +77,7 @@ def play_games(seeds, n_players: int, kinds, params, lineup, cards, inv, opts, o
             write_takes(s, i, cards, out_takes)
 
 
-@njit(cache=True)
+@kernel
 def write_results(s, i: int, out_games, out_seats) -> None:
     """Copy a finished game's results into row i of the output arrays."""
     n = s.n_players
@@ -105,7 +105,7 @@ def write_results(s, i: int, out_games, out_seats) -> None:
             out_seats[r, S_ROUND_VP0 + k] = s.round_vp[p, k]
 
 
-@njit(cache=True)
+@kernel
 def write_takes(s, i: int, cards, out_takes) -> None:
     """Copy a finished game's purchases into rows i * n_players * 12 ... of ``out_takes``."""
     n = s.n_players
@@ -126,7 +126,7 @@ def write_takes(s, i: int, cards, out_takes) -> None:
             out_takes[r, T_POINTS] = s.owned_points[p, k]
 
 
-@njit(cache=True)
+@kernel
 def py_results(s_arr, cards, inv, opts, out_games, out_seats, out_takes) -> None:
     """A finished game's rows (row 0 of each array; takes only when ``out_takes`` has rows)."""
     s = s_arr[0]

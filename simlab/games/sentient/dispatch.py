@@ -8,9 +8,9 @@ the heuristics), so neither has to import the other.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simlab.core import kernels
+from simlab.core.jit import kernel
 from simlab.core.kernels import bind
 from simlab.core.rng import below
 from simlab.games.sentient.players import KIND_ISMCTS, KIND_RANDOM, SCRATCH, heuristic_action
@@ -20,7 +20,7 @@ from simlab.games.sentient.state import STREAM_SEAT0
 next_u64 = bind(kernels.next_u64)
 
 
-@njit(cache=True)
+@kernel
 def choose_action(kind: int, params, s_arr, legal, n_legal: int, cards, inv, opts, scores) -> int:
     """The action of built-in player ``kind`` for the current seat of ``s_arr[0]``."""
     s = s_arr[0]
@@ -31,7 +31,7 @@ def choose_action(kind: int, params, s_arr, legal, n_legal: int, cards, inv, opt
     return heuristic_action(kind, params, s, cards, opts, scores)
 
 
-@njit(cache=True)
+@kernel
 def py_choose(kind: int, params, s_arr, legal, n_legal: int, cards, inv, opts) -> int:
     """``choose_action`` with its own scratch room (the choose kernel of the compiled-game contract)."""
     scratch = np.empty(SCRATCH)

@@ -16,6 +16,7 @@ from numba import njit
 
 from simlab.core import kernels
 from simlab.core.game import BuiltinPlayer
+from simlab.core.jit import kernel
 from simlab.core.kernels import bind
 from simlab.core.rng import below
 from simlab.core.search import search_player
@@ -155,7 +156,7 @@ def _take_delta(s, p: int, cards, c: int, k: int, bl: int, br: int) -> int:
     return delta
 
 
-@njit(cache=True)
+@kernel
 def greedy_action(params, s, cards, opts) -> int:
     """Greedy: the take with the best immediate change in round VP (ties at random).
 
@@ -243,7 +244,7 @@ def _soft_win(mine: float, other: float, spread: float) -> float:
     return 0.5 + 0.5 * x / (1.0 + abs(x))
 
 
-@njit(cache=True)
+@kernel
 def _investor_influence(s, p: int, scratch) -> None:
     """Per investor position: seat p's influence and the best other seat's (into scratch)."""
     for pos in range(N_INVESTORS):
@@ -263,7 +264,7 @@ def _investor_influence(s, p: int, scratch) -> None:
         scratch[_OTHER0 + pos] = other
 
 
-@njit(cache=True)
+@kernel
 def _committed_types(s, p: int, n_types: int, out, at: int) -> None:
     """Specialist's types: its starting investor's, then its most-bought other type."""
     for t in range(N_TYPES):
@@ -283,7 +284,7 @@ def _committed_types(s, p: int, n_types: int, out, at: int) -> None:
             out[at + best] = 1.0
 
 
-@njit(cache=True)
+@kernel
 def heuristic_action(kind: int, params, s, cards, opts, scratch) -> int:
     """The action a heuristic player (greedy, investor, specialist) picks.
 
@@ -294,7 +295,7 @@ def heuristic_action(kind: int, params, s, cards, opts, scratch) -> int:
     return _investor_like(kind, params, s, cards, opts, scratch)
 
 
-@njit(cache=True)
+@kernel
 def _investor_weights(kind: int, params, s, p: int, scratch) -> tuple[float, float, float, float, float, float]:
     """(card_weight, future_share, type_bonus, infl_weight, assist_cost, pass_below) of an investor
     or specialist; the per-type weights go to ``scratch[_TYPEW0:]``."""
@@ -318,7 +319,7 @@ def _investor_weights(kind: int, params, s, p: int, scratch) -> tuple[float, flo
     return card_weight, future_share, type_bonus, infl_weight, assist_cost, pass_below
 
 
-@njit(cache=True)
+@kernel
 def _influence_values(s, p: int, a: int, infl_weight: float, assist_cost: float, future_share: float,
                       scratch) -> None:
     """Per column, the value of sending the agent plus k assistants (``scratch[_INFL0:]``), the best k
@@ -361,7 +362,7 @@ def _card_value(s, p: int, t: int, card_weight: float, type_bonus: float, scratc
     return card_v
 
 
-@njit(cache=True)
+@kernel
 def _investor_like(kind: int, params, s, cards, opts, scratch) -> int:
     """Investor and specialist: greedy VP plus investor-aware card and influence values."""
     p = s.order[s.turn]

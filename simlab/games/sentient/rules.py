@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from simlab.core import kernels
+from simlab.core.jit import kernel
 from simlab.core.kernels import bind, rank_seats, shuffle
 from simlab.core.rng import below, derive_key
 from simlab.games.sentient.data import (
@@ -93,7 +94,7 @@ def option_array(values: dict) -> np.ndarray:
     return opts
 
 
-@njit(cache=True)
+@kernel
 def new_log(capacity: int) -> np.ndarray:
     """An event log with room for ``capacity`` events (0: record nothing)."""
     return kernels.new_log(capacity, LOG_WIDTH)
@@ -131,7 +132,7 @@ def wrap_die(v: int) -> int:
     return v
 
 
-@njit(cache=True)
+@kernel
 def card_points(cards, ci: int, left: int, right: int, floor_all: bool) -> int:
     """Points a card scores between dice ``left`` and ``right`` (rulebook: КАРТЫ И СИМВОЛЫ)."""
     cond = cards[ci, CARD_COND]
@@ -195,7 +196,7 @@ def card_points(cards, ci: int, left: int, right: int, floor_all: bool) -> int:
 PTS0 = 8
 
 
-@njit(cache=True)
+@kernel
 def card_table(raw, opts) -> np.ndarray:
     """The card table the kernels use: ``raw`` (data.card_array) plus precomputed points."""
     n = raw.shape[0]
@@ -219,7 +220,7 @@ def points(cards, c: int, left: int, right: int) -> int:
 # ---------------------------------------------------------------- deck
 
 
-@njit(cache=True)
+@kernel
 def _reshuffle(s, log) -> None:
     """Shuffle the discard pile into a new deck (below any cards left in the deck)."""
     if s.discard_n == 0:
@@ -239,7 +240,7 @@ def _reshuffle(s, log) -> None:
         log[e, 2] = s.deck_n
 
 
-@njit(cache=True)
+@kernel
 def draw_card(s, opts, log) -> int:
     """Top card of the deck, reshuffling the discard pile when needed (O7); -1 if none."""
     if s.deck_n == 0:
@@ -263,7 +264,7 @@ def _discard(s, c: int) -> None:
 # ---------------------------------------------------------------- setup and rounds
 
 
-@njit(cache=True)
+@kernel
 def setup(s, seed: np.uint64, n_players: int, cards, inv, opts, log) -> None:
     """Set up a new game (rulebook ПОДГОТОВКА К ИГРЕ) and its first round from its seed."""
     s.seed = seed
@@ -326,7 +327,7 @@ def setup(s, seed: np.uint64, n_players: int, cards, inv, opts, log) -> None:
     start_round(s, cards, inv, opts, log)
 
 
-@njit(cache=True)
+@kernel
 def start_round(s, cards, inv, opts, log) -> None:
     """Round setup (ПОДГОТОВКА К РАУНДУ): factory, investors, dice, pieces back."""
     n = s.n_players
@@ -377,7 +378,7 @@ def current_player(s) -> int:
     return s.order[s.turn]
 
 
-@njit(cache=True)
+@kernel
 def legal_actions(s, cards, opts, out) -> int:
     """Write the legal actions of the current player to ``out``; return how many."""
     p = s.order[s.turn]
@@ -411,7 +412,7 @@ def legal_actions(s, cards, opts, out) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def _buy(s, p: int, action: int, cards, opts, log) -> None:
     col, slot, bl, br, infl = decode_buy(action)
     c = s.factory[col]
@@ -456,7 +457,7 @@ def _buy(s, p: int, action: int, cards, opts, log) -> None:
         log[e, 13] = refill
 
 
-@njit(cache=True)
+@kernel
 def _pass(s, p: int, want_sweep: bool, opts, log) -> None:
     s.passed[p] = 1
     s.pass_seq[s.n_passed] = p
@@ -485,7 +486,7 @@ def _pass(s, p: int, want_sweep: bool, opts, log) -> None:
             log[e, 4 + c] = s.factory[c]
 
 
-@njit(cache=True)
+@kernel
 def apply_action(s, action: int, cards, inv, opts, log) -> None:
     """Play ``action`` for the current player, then move on (ending rounds and the game)."""
     p = s.order[s.turn]
@@ -509,7 +510,7 @@ def apply_action(s, action: int, cards, inv, opts, log) -> None:
 # ---------------------------------------------------------------- end of round and game
 
 
-@njit(cache=True)
+@kernel
 def award_investors(s, opts, log) -> None:
     """Attract investors (R32): token to the most influence, 1 VP to the runner-up."""
     n = s.n_players
@@ -564,7 +565,7 @@ def _ranks_before(p: int, q: int, infl, agents, skip_agents: bool) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def end_round(s, cards, inv, opts, log) -> None:
     """Score cards, attract investors, then prepare the next round or end the game."""
     n = s.n_players
@@ -612,7 +613,7 @@ def end_round(s, cards, inv, opts, log) -> None:
     start_round(s, cards, inv, opts, log)
 
 
-@njit(cache=True)
+@kernel
 def final_scoring(s) -> None:
     """End-game investor scoring (R42), totals, ranks and winners (R43)."""
     n = s.n_players
@@ -631,7 +632,7 @@ def final_scoring(s) -> None:
     s.over = 1
 
 
-@njit(cache=True)
+@kernel
 def investor_count(s, p: int) -> int:
     """Investor tokens the seat holds, the starting one included."""
     tot = 0
@@ -644,7 +645,7 @@ def investor_count(s, p: int) -> int:
 # Python cannot hand a record to a kernel cheaply, so these take the one-element state array.
 
 
-@njit(cache=True)
+@kernel
 def py_setup(s_arr, seed: np.uint64, n_players: int, cards, inv, opts, log, legal) -> int:
     """Set up a game; return the number of legal actions written to ``legal``."""
     s = s_arr[0]
@@ -652,7 +653,7 @@ def py_setup(s_arr, seed: np.uint64, n_players: int, cards, inv, opts, log, lega
     return legal_actions(s, cards, opts, legal)
 
 
-@njit(cache=True)
+@kernel
 def py_step(s_arr, action: int, cards, inv, opts, log, legal) -> int:
     """Apply ``action``; return the next player's legal actions count (0 once the game is over)."""
     s = s_arr[0]

@@ -15,9 +15,9 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simlab.core import kernels
+from simlab.core.jit import kernel
 from simlab.core.kernels import bind, rekey, shuffle
 from simlab.core.rng import below
 from simlab.core.search import N_SEARCH_PARAMS, finished_values, ismcts_action, margin_values, register_search_hooks
@@ -44,7 +44,7 @@ ASSISTANT_COST = 0.4  # VP an assistant spent costs in the prior
 PASS_VALUE = 1.0  # the prior's value of passing (the greedy's pass threshold)
 
 
-@njit(cache=True)
+@kernel
 def determinise(g_arr, seat, key, args) -> None:
     """Resample the deck's order and every future draw from ``key``."""
     g = g_arr[0]
@@ -52,7 +52,7 @@ def determinise(g_arr, seat, key, args) -> None:
     shuffle(g, STREAM_DICE, g.deck, g.deck_n)
 
 
-@njit(cache=True)
+@kernel
 def legal(g_arr, out, args) -> int:
     """The legal actions (none once the game is over)."""
     g = g_arr[0]
@@ -61,20 +61,20 @@ def legal(g_arr, out, args) -> int:
     return legal_actions(g, args[0], args[2], out)
 
 
-@njit(cache=True)
+@kernel
 def apply(g_arr, action, args) -> None:
     """Play ``action`` for the seat to act."""
     apply_action(g_arr[0], action, args[0], args[1], args[2], args[3])
 
 
-@njit(cache=True)
+@kernel
 def actor(g_arr) -> int:
     """The seat to act."""
     g = g_arr[0]
     return g.order[g.turn]
 
 
-@njit(cache=True)
+@kernel
 def rollout(g_arr, depth, args) -> None:
     """Play on with the rollout heuristic (every seat) for at most ``depth`` decisions."""
     g = g_arr[0]
@@ -90,7 +90,7 @@ def rollout(g_arr, depth, args) -> None:
         steps += 1
 
 
-@njit(cache=True)
+@kernel
 def evaluate(g_arr, values, args) -> None:
     """Each seat's value: the win (blended with the VP margin) once over, else its VP share so far."""
     g = g_arr[0]
@@ -108,7 +108,7 @@ def evaluate(g_arr, values, args) -> None:
     margin_values(score, n, MARGIN_SPREAD, values)
 
 
-@njit(cache=True)
+@kernel
 def prior(g_arr, legal_buf, n, out, args) -> None:
     """The greedy's view of each action as a weight in [0, 1] (see the module docstring); the change in
     network VP is computed once per (column, slot, blocks), not once per influence count."""
@@ -138,7 +138,7 @@ def prior(g_arr, legal_buf, n, out, args) -> None:
         out[i] = max(0.0, 1.0 + (out[i] - top) / PRIOR_SCALE)
 
 
-@njit(cache=True)
+@kernel
 def search_action(params, s_arr, legal_buf, n_legal, cards, inv, opts, stats) -> int:
     """The ISMCTS player's action for the seat to act (its key comes from the seat's own stream)."""
     s = s_arr[0]

@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from numba import njit
-
+from simlab.core.jit import kernel
 from simlab.games.smartphone.codes import (
     A_ARR,
     A_DONE,
@@ -83,13 +82,13 @@ from simlab.games.smartphone.tablets import (
 # ---------------------------------------------------------------- decisions: applying an action (one per decision)
 
 
-@njit(cache=True)
+@kernel
 def apply_arrange(s, T, p: int, a: int, log) -> None:
     """D_ARRANGE: lay the tablets."""
     set_arrangement(s, T, p, a - A_ARR)
 
 
-@njit(cache=True)
+@kernel
 def apply_place(s, T, p: int, a: int, log) -> None:
     """D_PLACE: lay an upgrade, or stop placing."""
     if a == A_DONE:
@@ -101,7 +100,7 @@ def apply_place(s, T, p: int, a: int, log) -> None:
         place_upgrade(s, T, p, x // MAX_SLOTS, x % MAX_SLOTS, o, log)
 
 
-@njit(cache=True)
+@kernel
 def apply_pick(s, T, p: int, a: int, log) -> None:
     """D_PICK: take an upgrade from the display (kept only while the hand has room)."""
     j = a - A_PICK
@@ -117,7 +116,7 @@ def apply_pick(s, T, p: int, a: int, log) -> None:
     emit(log, s, EV_PICK, p, u, j, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@kernel
 def apply_research(s, T, p: int, a: int, log) -> None:
     """D_RESEARCH: a research marker, or stop (the markers left are lost)."""
     if a == A_DONE:
@@ -128,14 +127,14 @@ def apply_research(s, T, p: int, a: int, log) -> None:
         add_research(s, T, p, a - A_RESEARCH, True, 0, log)
 
 
-@njit(cache=True)
+@kernel
 def apply_rb_research(s, T, p: int, a: int, log) -> None:
     """D_RB_RESEARCH: a retailer RESEARCH marker."""
     s.rb_left -= 1
     add_research(s, T, p, a - A_RB_RESEARCH, False, 1, log)
 
 
-@njit(cache=True)
+@kernel
 def apply_logistics(s, T, p: int, a: int, log) -> None:
     """D_LOGISTICS: a logistics marker (an office when the region's cost is reached), or stop."""
     if a == A_DONE:
@@ -152,28 +151,28 @@ def apply_logistics(s, T, p: int, a: int, log) -> None:
             put_office(s, T, p, r, OFF_LOGISTICS, log)
 
 
-@njit(cache=True)
+@kernel
 def apply_wifi(s, T, p: int, a: int, log) -> None:
     """D_WIFI: the WI-FI face office (in its stage or late, after the GAMEPAD office)."""
     s.stage = ST_GAMEPAD if s.stage == ST_WIFI else ST_NFC
     put_office(s, T, p, a - A_WIFI, OFF_WIFI, log)
 
 
-@njit(cache=True)
+@kernel
 def apply_gamepad(s, T, p: int, a: int, log) -> None:
     """D_GAMEPAD: the GAMEPAD back office (then the owed WI-FI office, if any)."""
     s.stage = ST_WIFI_LATE if s.stage == ST_GAMEPAD_WIFI_OWED else ST_NFC
     put_office(s, T, p, a - A_GAMEPAD, OFF_GAMEPAD, log)
 
 
-@njit(cache=True)
+@kernel
 def apply_rb_second(s, T, p: int, a: int, log) -> None:
     """D_RB_SECOND: the retailer SECOND_OFFICE office."""
     s.rb_kind = BONUS_NONE
     put_office(s, T, p, a - A_RB_SECOND, OFF_SECOND, log)
 
 
-@njit(cache=True)
+@kernel
 def apply_rb_price(s, T, p: int, a: int, log) -> None:
     """D_RB_PRICE: lower or raise the price by one."""
     s.rb_kind = BONUS_NONE
@@ -183,13 +182,13 @@ def apply_rb_price(s, T, p: int, a: int, log) -> None:
     emit(log, s, EV_PRICE_CHANGE, p, s.price[p], 1, delta, before, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@kernel
 def apply_move_from(s, T, p: int, a: int, log) -> None:
     """D_MOVE_FROM: the office to move."""
     s.move_from = a - A_MOVE_FROM
 
 
-@njit(cache=True)
+@kernel
 def apply_move_to(s, T, p: int, a: int, log) -> None:
     """D_MOVE_TO: move the office (the move is logged before the office it makes)."""
     r = a - A_MOVE_TO
@@ -201,7 +200,7 @@ def apply_move_to(s, T, p: int, a: int, log) -> None:
     s.rb_kind = BONUS_NONE
 
 
-@njit(cache=True)
+@kernel
 def apply_nfc(s, T, p: int, a: int, log) -> None:
     """D_NFC: sell goods directly at the seat's price."""
     k = a - A_NFC
@@ -216,7 +215,7 @@ def apply_nfc(s, T, p: int, a: int, log) -> None:
     emit(log, s, EV_NFC, p, k, v, s.price[p], 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@kernel
 def apply_sell(s, T, p: int, a: int, log) -> None:
     """D_SELL: put one good on a buyer, or stop."""
     if a == A_DONE:
@@ -233,7 +232,7 @@ def apply_sell(s, T, p: int, a: int, log) -> None:
         emit(log, s, EV_SALE, p, b, r, outside, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@kernel
 def apply_action(s, T, a: int, log) -> None:
     """Apply a legal action of the pending decision, then advance to the next decision."""
     p = s.actor

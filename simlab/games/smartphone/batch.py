@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.core.kernels import winner_mask
 from simlab.games.smartphone.columns import (
     G_N_WINNERS,
@@ -43,7 +43,7 @@ from simlab.games.smartphone.rules import N_ACTIONS, apply_action, legal_actions
 from simlab.games.smartphone.state import N_ROUNDS, N_TECH, STATE_DTYPE
 
 
-@njit(cache=True)
+@kernel
 def play_games(seeds, n_players: int, kinds, params, lineup, tables, out_games, out_seats) -> None:
     """Play ``len(seeds)`` games; game i uses line-up ``lineup[i]`` (rows of kinds/params).
 
@@ -72,7 +72,7 @@ def play_games(seeds, n_players: int, kinds, params, lineup, tables, out_games, 
         write_results(s, T, i, out_games, out_seats)
 
 
-@njit(cache=True)
+@kernel
 def write_results(s, T, i: int, out_games, out_seats) -> None:
     """Copy a finished game's results into row i of the output arrays."""
     n = s.n_players
@@ -119,7 +119,7 @@ def write_results(s, T, i: int, out_games, out_seats) -> None:
             out_seats[r, S_ROUND_VP0 + k] = s.round_vp[p, k]
 
 
-@njit(cache=True)
+@kernel
 def py_results(s_arr, tables, out_games, out_seats) -> None:
     """A finished game's rows (row 0 of each array)."""
     write_results(s_arr[0], tables[0], 0, out_games, out_seats)

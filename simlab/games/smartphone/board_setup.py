@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simlab.core import kernels
+from simlab.core.jit import kernel
 from simlab.core.kernels import bind, shuffle
 from simlab.core.rng import below
 from simlab.games.smartphone.codes import (
@@ -44,7 +44,7 @@ log_event = bind(kernels.log_event)
 # ---------------------------------------------------------------- set-up (S5-S10)
 
 
-@njit(cache=True)
+@kernel
 def reset_board(s, T) -> None:
     """Empty regions, buyers, patents and seats (start price, no plan, empty hand)."""
     for r in range(T.region.shape[0]):
@@ -71,7 +71,7 @@ def reset_board(s, T) -> None:
         s.winner[p] = 0
 
 
-@njit(cache=True)
+@kernel
 def seat_players(s, T, cols, log) -> None:
     """Seat p takes colour ``cols[p]``: its start office and start upgrade (S6)."""
     for p in range(s.n_players):
@@ -88,7 +88,7 @@ def seat_players(s, T, cols, log) -> None:
         emit(log, s, EV_SEAT, p, c, r, T.start[c, 1], 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@kernel
 def choose_tech_sides(s, T, log) -> None:
     """The technology side in play for each technology (S5 step 7, O15)."""
     mode = T.opts[OPT_TECH_SIDES]
@@ -105,7 +105,7 @@ def choose_tech_sides(s, T, log) -> None:
         emit(log, s, EV_TECH_SIDE, -1, t, side, T.tech_effect[t, side], 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@kernel
 def build_deck(s, T) -> None:
     """The upgrade deck: the upgrades in play, shuffled (S5 step 8)."""
     n = 0
@@ -119,7 +119,7 @@ def build_deck(s, T) -> None:
 
 
 
-@njit(cache=True)
+@kernel
 def place_retailers(s, T, log) -> None:
     """Cover regions with retailers for this player count (S9, O22, O23)."""
     n = s.n_players
@@ -149,7 +149,7 @@ def place_retailers(s, T, log) -> None:
                 cover_region(s, T, cands[j], tiles, used, log)
 
 
-@njit(cache=True)
+@kernel
 def cover_region(s, T, r: int, tiles, used, log) -> None:
     """Put the next unused shuffled retailer of region r's size on it (side by O23)."""
     for i in range(tiles.shape[0]):

@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from numba import njit
-
+from simlab.core.jit import kernel
 from simlab.games.smartphone.codes import (
     BONUS_MOVE,
     BONUS_NONE,
@@ -75,7 +74,7 @@ from simlab.games.smartphone.tablets import (
 # ---------------------------------------------------------------- decisions: the next one (one kernel per phase/stage)
 
 
-@njit(cache=True)
+@kernel
 def decide_plan(s, T, p: int) -> int:
     """Phase 1: arrange, then place upgrades while one fits (D_NONE: the plan is done)."""
     if s.plan_arr[p] < 0:
@@ -90,7 +89,7 @@ def decide_plan(s, T, p: int) -> int:
     return D_NONE
 
 
-@njit(cache=True)
+@kernel
 def decide_pick(s, T, p: int, log) -> int:
     """Phase 4: pick while takes are left (an empty display costs the take, O5)."""
     while s.takes > 0:
@@ -103,7 +102,7 @@ def decide_pick(s, T, p: int, log) -> int:
     return D_NONE
 
 
-@njit(cache=True)
+@kernel
 def decide_research(s, T, p: int) -> int:
     """Phase 5: place research markers while some are left and a technology is still needed."""
     if s.markers > 0:
@@ -113,7 +112,7 @@ def decide_research(s, T, p: int) -> int:
     return D_NONE
 
 
-@njit(cache=True)
+@kernel
 def decide_bonus(s, T, p: int, log) -> int:
     """Phase 6: the pending retailer bonus's decision; clears the bonus (D_NONE) when none is left."""
     k = s.rb_kind
@@ -141,7 +140,7 @@ def decide_bonus(s, T, p: int, log) -> int:
     return D_NONE
 
 
-@njit(cache=True)
+@kernel
 def decide_logistics(s, T, p: int) -> int:
     """Stage ST_LOGISTICS: place logistics markers while some are left and a target exists."""
     if s.markers > 0:
@@ -152,7 +151,7 @@ def decide_logistics(s, T, p: int) -> int:
     return D_NONE
 
 
-@njit(cache=True)
+@kernel
 def decide_wifi(s, T, p: int) -> int:
     """Stage ST_WIFI: the WI-FI face office (owed for later when it has no target yet, O17)."""
     s.stage = ST_GAMEPAD
@@ -165,7 +164,7 @@ def decide_wifi(s, T, p: int) -> int:
     return D_NONE
 
 
-@njit(cache=True)
+@kernel
 def decide_gamepad(s, T, p: int) -> int:
     """Stages ST_GAMEPAD / ST_GAMEPAD_WIFI_OWED: the GAMEPAD back office."""
     owed = s.stage == ST_GAMEPAD_WIFI_OWED
@@ -178,7 +177,7 @@ def decide_gamepad(s, T, p: int) -> int:
     return D_NONE
 
 
-@njit(cache=True)
+@kernel
 def decide_wifi_late(s, T, p: int) -> int:
     """Stage ST_WIFI_LATE: the owed WI-FI face office, if the GAMEPAD office opened a target."""
     s.stage = ST_NFC
@@ -189,7 +188,7 @@ def decide_wifi_late(s, T, p: int) -> int:
     return D_NONE
 
 
-@njit(cache=True)
+@kernel
 def decide_nfc(s, T, p: int) -> int:
     """Stage ST_NFC: the NFC face direct sale."""
     s.stage = ST_END
@@ -199,7 +198,7 @@ def decide_nfc(s, T, p: int) -> int:
     return D_NONE
 
 
-@njit(cache=True)
+@kernel
 def decide_turn6(s, T, p: int, log) -> int:
     """Phase 6: a retailer bonus first, then the stages in order (each passes to the next)."""
     if s.rb_kind != BONUS_NONE:
@@ -227,7 +226,7 @@ def decide_turn6(s, T, p: int, log) -> int:
     return D_NONE
 
 
-@njit(cache=True)
+@kernel
 def decide_sell(s, T, p: int) -> int:
     """Phase 7: sell while goods and a buyer are left (until the seat stops)."""
     if s.stage == 0 and s.goods[p] > 0 and any_sale(s, T, p):
@@ -235,7 +234,7 @@ def decide_sell(s, T, p: int) -> int:
     return D_NONE
 
 
-@njit(cache=True)
+@kernel
 def decide(s, T, log) -> int:
     """The actor's next decision in this turn (D_NONE: the turn is over). Resolves forced steps."""
     p = s.actor
@@ -253,7 +252,7 @@ def decide(s, T, log) -> int:
     return D_NONE
 
 
-@njit(cache=True)
+@kernel
 def advance(s, T, log) -> None:
     """Run the game forward to the next decision (or the end)."""
     while not s.over:
@@ -265,7 +264,7 @@ def advance(s, T, log) -> None:
     s.pending = D_NONE
 
 
-@njit(cache=True)
+@kernel
 def is_legal(s, T, a: int, scratch) -> bool:
     """Whether action ``a`` is legal now (scratch: an int64 buffer of N_ACTIONS)."""
     n = legal_actions(s, T, scratch)

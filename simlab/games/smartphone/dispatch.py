@@ -8,8 +8,8 @@ greedy planner), so neither has to import the other.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.games.smartphone.players import (
     KIND_ISMCTS,
     KIND_RANDOM,
@@ -21,7 +21,7 @@ from simlab.games.smartphone.rules import legal_actions
 from simlab.games.smartphone.search_hooks import search_action
 
 
-@njit(cache=True)
+@kernel
 def choose_action(kind: int, prm, s_arr, T, legal, n_legal: int) -> int:
     """The action a built-in player of ``kind`` takes (legal list filled when ``needs_legal``)."""
     s = s_arr[0]
@@ -33,7 +33,7 @@ def choose_action(kind: int, prm, s_arr, T, legal, n_legal: int) -> int:
     return greedy_action(s, T, p, prm, legal, n_legal)
 
 
-@njit(cache=True)
+@kernel
 def py_choose(kind: int, prm, state, legal, n_legal: int, tables) -> int:
     """``choose_action`` from Python: the state and table arrays rather than records.
 

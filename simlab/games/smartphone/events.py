@@ -10,6 +10,7 @@ import numpy as np
 from numba import from_dtype, int32, int64, njit, void
 
 from simlab.core import kernels
+from simlab.core.jit import kernel
 from simlab.core.kernels import bind
 from simlab.games.smartphone.state import STATE_DTYPE
 
@@ -27,7 +28,7 @@ LOG_WIDTH = 12  # kind, round, phase, seat, then 8 arguments
 ALLOW_UPGRADES, ALLOW_RESEARCH, ALLOW_LOGISTICS = range(3)
 
 
-@njit(cache=True)
+@kernel
 def new_log(capacity: int) -> np.ndarray:
     """An event log with room for ``capacity`` events (0: record nothing)."""
     return kernels.new_log(capacity, LOG_WIDTH)

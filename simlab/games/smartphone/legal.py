@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.games.smartphone.codes import (
     A_ARR,
     A_DONE,
@@ -65,7 +66,7 @@ from simlab.games.smartphone.tablets import (
 # ---------------------------------------------------------------- decisions: legal actions (one kernel per decision)
 
 
-@njit(cache=True)
+@kernel
 def legal_arrange(s, T, p: int, out) -> int:
     """D_ARRANGE: every arrangement."""
     n = 0
@@ -75,7 +76,7 @@ def legal_arrange(s, T, p: int, out) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def legal_place(s, T, p: int, out) -> int:
     """D_PLACE: stop, or any legal (upgrade, slot, half order)."""
     out[0] = A_DONE
@@ -90,7 +91,7 @@ def legal_place(s, T, p: int, out) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def legal_pick(s, T, p: int, out) -> int:
     """D_PICK: any upgrade on display."""
     n = 0
@@ -101,7 +102,7 @@ def legal_pick(s, T, p: int, out) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def legal_research(s, T, p: int, out) -> int:
     """D_RESEARCH: stop, or a marker on a technology still needed (and completable, O7)."""
     out[0] = A_DONE
@@ -114,7 +115,7 @@ def legal_research(s, T, p: int, out) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def legal_rb_research(s, T, p: int, out) -> int:
     """D_RB_RESEARCH: a retailer RESEARCH marker on a technology still needed."""
     n = 0
@@ -125,7 +126,7 @@ def legal_rb_research(s, T, p: int, out) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def legal_logistics(s, T, p: int, out) -> int:
     """D_LOGISTICS: stop, or a marker on a logistics target."""
     out[0] = A_DONE
@@ -137,7 +138,7 @@ def legal_logistics(s, T, p: int, out) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def legal_second_office(s, T, p: int, base: int, out) -> int:
     """D_WIFI / D_RB_SECOND: a second-office target (actions ``base + r``)."""
     n = 0
@@ -148,7 +149,7 @@ def legal_second_office(s, T, p: int, base: int, out) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def legal_gamepad(s, T, p: int, out) -> int:
     """D_GAMEPAD: a GAMEPAD back target."""
     n = 0
@@ -159,7 +160,7 @@ def legal_gamepad(s, T, p: int, out) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def legal_nfc(s, T, p: int, out) -> int:
     """D_NFC: how many goods to sell directly."""
     lo, hi = nfc_range(s, T, p)
@@ -170,7 +171,7 @@ def legal_nfc(s, T, p: int, out) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def legal_sell(s, T, p: int, out) -> int:
     """D_SELL: stop (where withholding is allowed), or any buyer seat p may sell to."""
     n = 0
@@ -184,7 +185,7 @@ def legal_sell(s, T, p: int, out) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def legal_rb_price(s, T, p: int, out) -> int:
     """D_RB_PRICE: lower or raise."""
     out[0] = A_RB_PRICE
@@ -192,7 +193,7 @@ def legal_rb_price(s, T, p: int, out) -> int:
     return 2
 
 
-@njit(cache=True)
+@kernel
 def legal_move_from(s, T, p: int, out) -> int:
     """D_MOVE_FROM: a region with one of seat p's offices that has somewhere to go."""
     nr = T.region.shape[0]
@@ -207,7 +208,7 @@ def legal_move_from(s, T, p: int, out) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def legal_move_to(s, T, p: int, out) -> int:
     """D_MOVE_TO: a destination for the office taken from ``s.move_from``."""
     n = 0
@@ -218,7 +219,7 @@ def legal_move_to(s, T, p: int, out) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def legal_actions(s, T, out) -> int:
     """Write the legal actions of the pending decision to ``out`` (ascending); returns how many."""
     p = s.actor

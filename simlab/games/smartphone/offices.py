@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.games.smartphone.codes import (
     BONUS_GOODS,
     BONUS_NONE,
@@ -53,7 +54,7 @@ def logistics_target(s, T, p: int, r: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@kernel
 def put_office(s, T, p: int, r: int, source: int, log) -> None:
     """Put seat p's office on region r's leftmost free place; a retailer's bonus applies at once (S59)."""
     k = s.office_n[r]
@@ -78,7 +79,7 @@ def put_office(s, T, p: int, r: int, source: int, log) -> None:
             s.rb_left = min(amount, progress_supply(s, T, p)) if bonus == BONUS_RESEARCH else 1
 
 
-@njit(cache=True)
+@kernel
 def remove_office(s, p: int, r: int) -> int:
     """Take seat p's rightmost office off region r; the offices right of it shift left (MOVE_OFFICE).
 
@@ -120,7 +121,7 @@ def move_to_target(s, T, p: int, src: int, r: int) -> bool:
     return s.own_offices[p, r] == 0
 
 
-@njit(cache=True)
+@kernel
 def any_move(s, T, p: int) -> bool:
     nr = T.region.shape[0]
     for a in range(nr):

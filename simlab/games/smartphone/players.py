@@ -24,6 +24,7 @@ from numba import njit
 
 from simlab.core import kernels
 from simlab.core.game import BuiltinPlayer
+from simlab.core.jit import kernel
 from simlab.core.kernels import bind
 from simlab.core.rng import below
 from simlab.core.search import search_player
@@ -171,7 +172,7 @@ def param_vector(values: dict[str, float]) -> np.ndarray:
 # ---------------------------------------------------------------- shared evaluation
 
 
-@njit(cache=True)
+@kernel
 def eligible_by_price(s, T, p: int, elig) -> None:
     """elig[v]: free buyers seat p could sell to at price v now (its offices, no competition)."""
     for v in range(elig.shape[0]):
@@ -201,7 +202,7 @@ def eligible_by_price(s, T, p: int, elig) -> None:
 (C_PRICE0, C_GPS, C_GOODS0, C_LIION_PU, C_LATE, C_PRICE_MIN, C_PRICE_MAX, C_ROUND5) = range(8)
 
 
-@njit(cache=True)
+@kernel
 def plan_context(s, T, p: int, ctx) -> None:
     """Fill ``ctx`` (C_*) with seat p's planning constants."""
     price0 = T.opts[OPT_START_PRICE]
@@ -239,7 +240,7 @@ def plan_value(ctx, prm, cnt, hidden: int, unused: int, elig) -> float:
     return v
 
 
-@njit(cache=True)
+@kernel
 def best_arrangements(s, T, p: int, prm, k: int, elig, out_idx) -> int:
     """The ``k`` arrangements of highest plan value with no upgrade laid (indices into ``out_idx``)."""
     ctx = np.empty(8)
@@ -268,7 +269,7 @@ def best_arrangements(s, T, p: int, prm, k: int, elig, out_idx) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def symbol_margins(ctx, prm, cnt, hidden: int, unused: int, elig, base: float, gain, loss) -> None:
     """gain[k] / loss[k]: the plan value one more / one fewer active symbol k brings / costs.
 
@@ -282,7 +283,7 @@ def symbol_margins(ctx, prm, cnt, hidden: int, unused: int, elig, base: float, g
         cnt[k] += 1
 
 
-@njit(cache=True)
+@kernel
 def open_slots(s, T, p: int, arr: int, slot_ok) -> None:
     """slot_ok[k]: slot k is free for an upgrade (S25, the 4G face overhang once)."""
     allow_over = has(s, T, p, E_4G_OVERHANG) and s.overhang_used[p] == 0
@@ -294,7 +295,7 @@ def open_slots(s, T, p: int, arr: int, slot_ok) -> None:
         slot_ok[k] = True
 
 
-@njit(cache=True)
+@kernel
 def best_placement(s, T, p: int, prm, elig) -> tuple[int, float]:
     """Greedy's next upgrade placement on the current plan (A_DONE when none adds value).
 
@@ -360,7 +361,7 @@ def best_placement(s, T, p: int, prm, elig) -> tuple[int, float]:
     return best_a, base + best
 
 
-@njit(cache=True)
+@kernel
 def plan_with_upgrades(s, T, p: int, prm, arr: int, elig) -> float:
     """Lay arrangement ``arr`` and greedy's upgrades on seat p's plan (mutates it); returns the value."""
     set_arrangement(s, T, p, arr)
@@ -384,7 +385,7 @@ def plan_with_upgrades(s, T, p: int, prm, arr: int, elig) -> float:
     return v
 
 
-@njit(cache=True)
+@kernel
 def greedy_arrangement(s, T, p: int, prm, elig) -> int:
     """Greedy's arrangement: the best by plan value with no upgrades (upgrades follow)."""
     idx = np.empty(1, dtype=np.int64)
@@ -406,7 +407,7 @@ def tech_score(s, T, p: int, t: int, purple) -> float:
     return v / need
 
 
-@njit(cache=True)
+@kernel
 def purple_in_reach(s, T, p: int, purple) -> None:
     """purple[t]: purple buyers of technology t in regions where seat p has an office (no retailer)."""
     for t in range(N_TECH):
@@ -484,7 +485,7 @@ def region_sell_value(s, T, p: int, r: int, prm) -> float:
 # ---------------------------------------------------------------- the players
 
 
-@njit(cache=True)
+@kernel
 def greedy_arrange(s, T, p: int, prm) -> int:
     """D_ARRANGE: the best arrangement by plan value."""
     elig = np.zeros(16, dtype=np.int64)
@@ -492,7 +493,7 @@ def greedy_arrange(s, T, p: int, prm) -> int:
     return A_ARR + greedy_arrangement(s, T, p, prm, elig)
 
 
-@njit(cache=True)
+@kernel
 def greedy_place(s, T, p: int, prm) -> int:
     """D_PLACE: the upgrade placement that adds most (A_DONE when none adds value)."""
     elig = np.zeros(16, dtype=np.int64)
@@ -501,7 +502,7 @@ def greedy_place(s, T, p: int, prm) -> int:
     return a
 
 
-@njit(cache=True)
+@kernel
 def greedy_pick(s, T, p: int, prm) -> int:
     """D_PICK: the display upgrade whose two halves are worth most."""
     best = -1.0
@@ -517,7 +518,7 @@ def greedy_pick(s, T, p: int, prm) -> int:
     return ba
 
 
-@njit(cache=True)
+@kernel
 def best_tech(s, T, p: int, base: int) -> int:
     """``base + t`` for the technology of best ``tech_score`` (A_DONE when none is needed)."""
     best = -1e9
@@ -533,13 +534,13 @@ def best_tech(s, T, p: int, base: int) -> int:
     return ba
 
 
-@njit(cache=True)
+@kernel
 def greedy_research(s, T, p: int) -> int:
     """D_RESEARCH: the best technology, or stop."""
     return best_tech(s, T, p, A_RESEARCH)
 
 
-@njit(cache=True)
+@kernel
 def greedy_rb_research(s, T, p: int, legal) -> int:
     """D_RB_RESEARCH: the best technology (the first legal one when none scores)."""
     ba = best_tech(s, T, p, A_RB_RESEARCH)
@@ -548,7 +549,7 @@ def greedy_rb_research(s, T, p: int, legal) -> int:
     return ba
 
 
-@njit(cache=True)
+@kernel
 def greedy_logistics(s, T, p: int, prm, legal, n_legal: int) -> int:
     """D_LOGISTICS: the region worth most per marker still needed (progress counts), or stop."""
     best = -1e9
@@ -566,7 +567,7 @@ def greedy_logistics(s, T, p: int, prm, legal, n_legal: int) -> int:
     return ba
 
 
-@njit(cache=True)
+@kernel
 def best_office(s, T, p: int, prm, legal, n_legal: int, base: int) -> int:
     """The legal office action ``base + r`` whose region scores best (D_WIFI, D_RB_SECOND, D_GAMEPAD, D_MOVE_TO)."""
     best = -1e9
@@ -580,7 +581,7 @@ def best_office(s, T, p: int, prm, legal, n_legal: int, base: int) -> int:
     return ba
 
 
-@njit(cache=True)
+@kernel
 def greedy_move_from(s, T, p: int, prm, legal, n_legal: int) -> int:
     """D_MOVE_FROM: the office worth least (never the start region's, while another may move)."""
     best = 1e9
@@ -595,7 +596,7 @@ def greedy_move_from(s, T, p: int, prm, legal, n_legal: int) -> int:
     return ba
 
 
-@njit(cache=True)
+@kernel
 def greedy_nfc(s, T, p: int) -> int:
     """D_NFC: sell directly the goods the seat's buyers would not take (within the NFC range)."""
     elig = np.zeros(16, dtype=np.int64)
@@ -609,7 +610,7 @@ def greedy_nfc(s, T, p: int) -> int:
     return A_NFC + k
 
 
-@njit(cache=True)
+@kernel
 def greedy_rb_price(s, T, p: int, prm) -> int:
     """D_RB_PRICE: raise when the sales it allows are worth more than a lower price."""
     elig = np.zeros(16, dtype=np.int64)
@@ -622,7 +623,7 @@ def greedy_rb_price(s, T, p: int, prm) -> int:
     return A_RB_PRICE + (1 if vu > vd else 0)
 
 
-@njit(cache=True)
+@kernel
 def greedy_sell(s, T, p: int, prm) -> int:
     """D_SELL: the buyer in the region where a good wins or holds most control (A_DONE when none)."""
     best = -1e9
@@ -655,7 +656,7 @@ def greedy_sell(s, T, p: int, prm) -> int:
     return ba
 
 
-@njit(cache=True)
+@kernel
 def greedy_action(s, T, p: int, prm, legal, n_legal: int) -> int:
     """Greedy's action for the pending decision (``legal`` is filled for the decisions that need it)."""
     d = s.pending
@@ -706,7 +707,7 @@ def symbol_worth(prm, sym: int) -> float:
     return 0.0
 
 
-@njit(cache=True)
+@kernel
 def needs_legal(kind: int, d: int) -> bool:
     """Whether a player of this kind reads the legal list for decision d."""
     if kind == KIND_RANDOM:
@@ -715,7 +716,7 @@ def needs_legal(kind: int, d: int) -> bool:
         or d == D_MOVE_FROM or d == D_RB_RESEARCH
 
 
-@njit(cache=True)
+@kernel
 def random_action(s, p: int, legal, n_legal: int) -> int:
     """Uniform over the legal actions, from the seat's own stream."""
     return legal[below(next_u64(s, STREAM_SEAT0 + p), n_legal)]

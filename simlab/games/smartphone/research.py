@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.games.smartphone.codes import (
     E_GPS_GAIN5,
     E_NFC_PLUS1,
@@ -30,7 +31,7 @@ from simlab.games.smartphone.tablets import (
 # ---------------------------------------------------------------- research (S29-S36)
 
 
-@njit(cache=True)
+@kernel
 def complete_research(s, T, p: int, log) -> None:
     """Research every technology whose progress reached seat p's cost (own turn only, S35)."""
     again = True
@@ -44,7 +45,7 @@ def complete_research(s, T, p: int, log) -> None:
                 again = True  # GAMEPAD face may make another one cheaper
 
 
-@njit(cache=True)
+@kernel
 def research(s, T, p: int, t: int, log) -> None:
     """Seat p researches t: markers back (O13 surplus too), office beside it, patent if first, effect now."""
     s.progress[p, t] = 0
@@ -76,7 +77,7 @@ def research_need(s, T, p: int, t: int) -> int:
     return need if need > 0 else 0
 
 
-@njit(cache=True)
+@kernel
 def add_research(s, T, p: int, t: int, complete_now: bool, source: int, log) -> None:
     s.progress[p, t] += 1
     emit(log, s, EV_RPROGRESS, p, t, s.progress[p, t], tech_cost(s, T, p, t), source, 0, 0, 0, 0)

@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from simlab.core import kernels
+from simlab.core.jit import kernel
 from simlab.core.kernels import bind, rank_seats
 from simlab.games.smartphone.codes import (
     E_GPS_DOUBLE,
@@ -81,7 +82,7 @@ log_event = bind(kernels.log_event)
 # ---------------------------------------------------------------- priority (S19, O25)
 
 
-@njit(cache=True)
+@kernel
 def compute_order(s, T) -> np.ndarray:
     """Order the seats by price, VP, goods produced, technologies (more first), patents (more first), chance.
 
@@ -103,7 +104,7 @@ def compute_order(s, T) -> np.ndarray:
     return tie
 
 
-@njit(cache=True)
+@kernel
 def before(s, a: int, b: int, tie) -> bool:
     """Whether seat a comes before seat b in priority."""
     if s.price[a] != s.price[b]:
@@ -122,7 +123,7 @@ def before(s, a: int, b: int, tie) -> bool:
 # ---------------------------------------------------------------- phase flow
 
 
-@njit(cache=True)
+@kernel
 def begin_turn(s, T, log) -> None:
     """Start the turn of ``order[turn]`` in the current phase."""
     p = s.order[s.turn]
@@ -158,7 +159,7 @@ def begin_turn(s, T, log) -> None:
                  0, 0, 0)
 
 
-@njit(cache=True)
+@kernel
 def give_token(s, T, p: int, log) -> None:
     """Phase 4 without an upgrade: one goods token (O6 supply)."""
     if T.opts[OPT_TOKENS_LIMITED]:
@@ -171,7 +172,7 @@ def give_token(s, T, p: int, log) -> None:
     emit(log, s, EV_TOKEN, p, 1, 0, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@kernel
 def end_turn(s, T, log) -> None:
     """Close the actor's turn (markers lost, unsold goods) and move to the next seat or phase."""
     p = s.actor
@@ -202,7 +203,7 @@ def end_turn(s, T, log) -> None:
     next_phase(s, T, log)
 
 
-@njit(cache=True)
+@kernel
 def next_phase(s, T, log) -> None:
     """Run the phases that need no decision and open the next phase that does."""
     ph = s.phase
@@ -221,7 +222,7 @@ def next_phase(s, T, log) -> None:
         start_round(s, T, log)
 
 
-@njit(cache=True)
+@kernel
 def prepare_next_round(s, T) -> None:
     """S51: goods on the board go back to the organisers, every price marker back to the start value (5),
     the round marker advances (``start_round`` lays out the new display)."""
@@ -232,7 +233,7 @@ def prepare_next_round(s, T) -> None:
         s.price[p] = T.opts[OPT_START_PRICE]
 
 
-@njit(cache=True)
+@kernel
 def open_priority_phase(s, T, ph: int, log) -> None:
     s.phase = ph
     if ph == 4 or T.opts[OPT_PRIORITY_EACH_PHASE]:
@@ -246,7 +247,7 @@ def open_priority_phase(s, T, ph: int, log) -> None:
     begin_turn(s, T, log)
 
 
-@njit(cache=True)
+@kernel
 def emit_priority_keys(s, tie, log) -> None:
     """Log each seat's priority key: the tie-break draw as two signed 32-bit halves, then price, VP, goods
     produced, technologies, patents."""
@@ -260,7 +261,7 @@ def emit_priority_keys(s, tie, log) -> None:
         emit(log, s, EV_PRIORITY_KEY, p, hi, lo, s.price[p], s.vp[p], s.produced[p], s.n_techs[p], s.n_patents[p], 0)
 
 
-@njit(cache=True)
+@kernel
 def pricing(s, T, log) -> None:
     """Phase 2 (S15): 5, -1 per active -$, +1 per active +$, +1 with NFC back; clamped (O8)."""
     s.phase = 2
@@ -273,7 +274,7 @@ def pricing(s, T, log) -> None:
         emit(log, s, EV_PRICE, p, s.price[p], 0, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@kernel
 def production(s, T, log) -> None:
     """Phase 3 (S17): goods symbols (x2 GPS face), hidden cells, unused upgrades, tokens, LI-ION back."""
     s.phase = 3
@@ -292,7 +293,7 @@ def production(s, T, log) -> None:
         emit(log, s, EV_PRODUCE, p, got, sym, hidden, unused, s.tokens[p], tech, s.goods[p], 0)
 
 
-@njit(cache=True)
+@kernel
 def income(s, T, log) -> None:
     """Phase 8 (S48-S50): goods on buyers x price, then region control."""
     s.phase = 8
@@ -357,7 +358,7 @@ def control_value(s, T, r: int) -> int:
     return T.place_vp[r, k]
 
 
-@njit(cache=True)
+@kernel
 def award_control(s, p: int, r: int, vp: int, goods: int, n_tied: int, log) -> None:
     """Seat p controls region r (S50): ``vp`` to its track; ``n_tied`` seats had the most goods (1: a sole
     winner; more when an O9 option awards a tie)."""
@@ -368,7 +369,7 @@ def award_control(s, p: int, r: int, vp: int, goods: int, n_tied: int, log) -> N
     emit(log, s, EV_CONTROL, p, r, vp, goods, n_tied, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@kernel
 def final_scoring(s, T, log) -> None:
     """S52-S53: patents, retailer offices; most VP, then technologies, then patents; ties share the win."""
     n = s.n_players
@@ -400,7 +401,7 @@ def final_scoring(s, T, log) -> None:
 
 
 
-@njit(cache=True)
+@kernel
 def start_round(s, T, log) -> None:
     """Lay out the upgrade display (S51) and open phase 1."""
     for j in range(s.display.shape[0]):

@@ -32,8 +32,8 @@ to rows 1.., ``log[0, 1]`` is set when events were dropped. A one-row log record
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.core.kernels import shuffle
 from simlab.core.rng import derive_key
 from simlab.games.smartphone.apply import *  # noqa: F403  (rules.py is the whole rules API in one place)
@@ -65,7 +65,7 @@ from simlab.games.smartphone.tablets import *  # noqa: F403
 # ---------------------------------------------------------------- a game's start
 
 
-@njit(cache=True)
+@kernel
 def setup(s, seed, n_players: int, T, log) -> None:
     """Set up a game from its 64-bit seed (S5-S10), then run to the first decision.
 
@@ -102,7 +102,7 @@ def setup(s, seed, n_players: int, T, log) -> None:
 # ---------------------------------------------------------------- Python entry points
 
 
-@njit(cache=True)
+@kernel
 def py_setup(state, seed, n_players: int, tables, log, legal) -> int:
     """Set up ``state[0]`` with ``tables[0]``; writes the first legal actions, returns how many."""
     s = state[0]
@@ -111,7 +111,7 @@ def py_setup(state, seed, n_players: int, tables, log, legal) -> int:
     return legal_actions(s, T, legal)
 
 
-@njit(cache=True)
+@kernel
 def py_step(state, action: int, tables, log, legal) -> int:
     """Apply ``action`` to ``state[0]``; writes the next legal actions, returns how many."""
     s = state[0]

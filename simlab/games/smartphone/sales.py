@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.games.smartphone.codes import (
     BY_CAP,
     BY_KIND,
@@ -37,7 +38,7 @@ def can_sell(s, T, p: int, b: int) -> bool:
     return s.researched[p, T.buyers[b, BY_TECH]] == 1
 
 
-@njit(cache=True)
+@kernel
 def any_sale(s, T, p: int) -> bool:
     """Whether seat p can put a good on any buyer now (region by region, like ``can_sell``)."""
     outside = s.used_outside[p] == 0 and has(s, T, p, E_4G_OUTSIDE)

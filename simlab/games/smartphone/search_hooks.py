@@ -13,8 +13,8 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.core.kernels import rekey, shuffle
 from simlab.core.rng import derive_key
 from simlab.core.search import favour, finished_values, ismcts_action, margin_values, register_search_hooks
@@ -38,7 +38,7 @@ MARGIN_SPREAD = 8.0  # VP over which the margin term goes from a little to a lot
 PRIOR_OTHERS = 0.2  # the prior of a move other than the greedy planner's (its is 1)
 
 
-@njit(cache=True)
+@kernel
 def determinise(g_arr, seat, key, args) -> None:
     """Re-key every stream from ``key``, reshuffle the upgrade deck, and replace the secret plans."""
     g = g_arr[0]
@@ -55,7 +55,7 @@ def determinise(g_arr, seat, key, args) -> None:
                 plan_with_upgrades(g, T, o, prm, greedy_arrangement(g, T, o, prm, elig), elig)
 
 
-@njit(cache=True)
+@kernel
 def legal(g_arr, out, args) -> int:
     """The legal actions (none once the game is over)."""
     g = g_arr[0]
@@ -64,19 +64,19 @@ def legal(g_arr, out, args) -> int:
     return legal_actions(g, args[0], out)
 
 
-@njit(cache=True)
+@kernel
 def apply(g_arr, action, args) -> None:
     """Play ``action`` for the seat to act."""
     apply_action(g_arr[0], args[0], action, args[1])
 
 
-@njit(cache=True)
+@kernel
 def actor(g_arr) -> int:
     """The seat to act."""
     return g_arr[0].actor
 
 
-@njit(cache=True)
+@kernel
 def _greedy(g, T, prm, buf) -> int:
     n = 0
     if needs_legal(KIND_GREEDY, g.pending):
@@ -84,7 +84,7 @@ def _greedy(g, T, prm, buf) -> int:
     return greedy_action(g, T, g.actor, prm, buf, n)
 
 
-@njit(cache=True)
+@kernel
 def rollout(g_arr, depth, args) -> None:
     """Every seat plays the greedy planner for at most ``depth`` decisions."""
     g = g_arr[0]
@@ -95,7 +95,7 @@ def rollout(g_arr, depth, args) -> None:
         steps += 1
 
 
-@njit(cache=True)
+@kernel
 def evaluate(g_arr, values, args) -> None:
     """The win blended with the VP margin once over; else the VP track's lead as a share."""
     g = g_arr[0]
@@ -111,7 +111,7 @@ def evaluate(g_arr, values, args) -> None:
     margin_values(score, n, MARGIN_SPREAD, values)
 
 
-@njit(cache=True)
+@kernel
 def prior(g_arr, legal_buf, n, out, args) -> None:
     """1 for the greedy planner's choice, PRIOR_OTHERS for every other move."""
     g = g_arr[0]
@@ -122,7 +122,7 @@ def prior(g_arr, legal_buf, n, out, args) -> None:
     favour(legal_buf, n, pick, PRIOR_OTHERS, out)
 
 
-@njit(cache=True)
+@kernel
 def search_action(prm, s_arr, T, stats) -> int:
     """The ISMCTS player's action for the seat to act (its key comes from the seat's own stream)."""
     s = s_arr[0]
@@ -138,7 +138,7 @@ def search_action(prm, s_arr, T, stats) -> int:
     return ismcts_action(s_arr, seat, int(s.n_players), N_ACTIONS, args, prm, key, stats)
 
 
-@njit(cache=True)
+@kernel
 def profile_search(prm, s_arr, legal_buf, n_legal, tables, stats) -> int:
     """``search_action`` with the contract's arguments, adding its counters to ``stats`` (``simlab bench``)."""
     return search_action(prm, s_arr, tables[0], stats)

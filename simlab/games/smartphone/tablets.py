@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.games.smartphone.codes import (
     A_PLACE,
     BLANK,
@@ -140,7 +141,7 @@ def office_supply(s, T, p: int) -> int:
     return T.opts[OPT_OFFICE_MARKERS] - used
 
 
-@njit(cache=True)
+@kernel
 def add_goods(s, T, p: int, n: int) -> int:
     """Give seat p ``n`` produced goods (capped by its goods markers with component limits); returns the gain."""
     if T.opts[OPT_COMPONENT_LIMITS]:
@@ -153,7 +154,7 @@ def add_goods(s, T, p: int, n: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def set_price(s, T, p: int, v: int) -> None:
     s.price[p] = clamp_price(T, v)
 
@@ -200,7 +201,7 @@ def lay_half(s, T, p: int, arr: int, pos: int, level: int, sym: int) -> None:
                 s.vis_upg[p, a_sym] += 1
 
 
-@njit(cache=True)
+@kernel
 def set_arrangement(s, T, p: int, arr: int) -> None:
     """Lay seat p's tablets as arrangement ``arr`` (no upgrades yet)."""
     s.plan_arr[p] = arr
@@ -256,7 +257,7 @@ def place_legal(s, T, p: int, h: int, k: int, o: int) -> bool:
     return not slot_taken(s, T, p, arr, k)
 
 
-@njit(cache=True)
+@kernel
 def place_upgrade(s, T, p: int, h: int, k: int, o: int, log) -> None:
     """Lay hand upgrade h on slot k (on top of its level, S28)."""
     arr = s.plan_arr[p]
@@ -279,7 +280,7 @@ def place_upgrade(s, T, p: int, h: int, k: int, o: int, log) -> None:
 
 
 
-@njit(cache=True)
+@kernel
 def emit_plan(s, T, p: int, log) -> None:
     """Log a finished plan: arrangement, upgrades placed, hidden cells and active symbols."""
     arr = s.plan_arr[p]

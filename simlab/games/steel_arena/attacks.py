@@ -48,6 +48,7 @@ import numpy as np
 from numba import njit
 
 from simlab.core import kernels
+from simlab.core.jit import kernel
 from simlab.core.kernels import bind
 from simlab.games.steel_arena.codes import (
     CAUSE_PUSH,
@@ -90,7 +91,7 @@ def attack_param(t, which, e, order):
     return ((t * 2 + which) * 8 + e) * 2 + order
 
 
-@njit(cache=True)
+@kernel
 def line_of_fire(s, p, nbr, out):
     """Write the cells of robot ``p``'s line of fire into ``out`` (adjacent first, up to the edge; empty
     cells count, the field is fixed: NOTES I.17.6); return how many."""
@@ -107,13 +108,13 @@ def line_of_fire(s, p, nbr, out):
     return n
 
 
-@njit(cache=True)
+@kernel
 def _is_terrain(s, c):
     """Whether cell ``c`` holds a terrain tile."""
     return s.cell_tile[c] >= 0 and s.cell_type[c] == TYPE_TERRAIN
 
 
-@njit(cache=True)
+@kernel
 def push_possible(s, q, d, k, tiles, pool, nbr):
     """Whether robot ``q`` can be pushed ``k`` cells along ``d``: every robot of the chain ahead that has
     to move finds a field cell without obstacle (NOTES I.7.5, II.3)."""
@@ -130,7 +131,7 @@ def push_possible(s, q, d, k, tiles, pool, nbr):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _robot_target_params(s, q, f, t, push, whirl, base, out, n, tiles, pool, nbr, opts):
     """Append the params for robot ``q`` on line cell ``t`` (effect values and orders)."""
     lo = opts[OPT_PUSH_WHIRL_MIN]
@@ -158,7 +159,7 @@ def _robot_target_params(s, q, f, t, push, whirl, base, out, n, tiles, pool, nbr
     return n
 
 
-@njit(cache=True)
+@kernel
 def attack_params(s, p, delivery, damage, splash, push, whirl, heat, base, out, n, tiles, pool, cells, nbr, opts):
     """Append every legal action ``base + param`` of this attack by robot ``p`` to ``out[n:]``; return the
     new count (module docstring; NOTES I.9.4, II.17, II.18, II.21)."""
@@ -201,7 +202,7 @@ def attack_params(s, p, delivery, damage, splash, push, whirl, heat, base, out, 
     return n
 
 
-@njit(cache=True)
+@kernel
 def _splash_around(s, p, x, splash, heat, source, tiles, pool, robots, cells, nbr, opts, log):
     """Splash damage on every robot and terrain tile on the six cells around ``x``, from the direction of
     ``x`` (NOTES I.9.5, I.17.5, II.19); the attacker only with ``splash_hits_attacker``. The attack's
@@ -223,7 +224,7 @@ def _splash_around(s, p, x, splash, heat, source, tiles, pool, robots, cells, nb
                             opts, log)
 
 
-@njit(cache=True)
+@kernel
 def _effect(s, p, q, f, push, e, tiles, pool, robots, cells, nbr, opts, log):
     """The push (e cells along ``f``) or whirl (e = k counter-clockwise, 3 + k clockwise) on robot ``q``."""
     if push > 0:
@@ -243,12 +244,12 @@ def _effect(s, p, q, f, push, e, tiles, pool, robots, cells, nbr, opts, log):
             log[row, 2] = k
 
 
-@njit(cache=True)
+@kernel
 def _on_field(s, q):
     return s.placed[q] != 0 and s.destroyed[q] == 0 and s.cell[q] >= 0
 
 
-@njit(cache=True)
+@kernel
 def apply_attack(s, p, source, delivery, damage, splash, push, whirl, heat, param, tiles, pool, robots, cells, nbr,
                  opts, log):
     """Resolve attack ``param`` of robot ``p`` (``source``: module instance, -1 central) per NOTES I.9, I.10.6

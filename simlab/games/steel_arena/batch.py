@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.core.kernels import winner_mask
 from simlab.games.steel_arena.codes import MAX_ACTIONS
 from simlab.games.steel_arena.columns import (
@@ -48,7 +48,7 @@ from simlab.games.steel_arena.rules import apply_action, legal_actions, new_log,
 from simlab.games.steel_arena.state import STATE_DTYPE
 
 
-@njit(cache=True)
+@kernel
 def play_games(seeds, n_players: int, kinds, params, lineup, tiles, pool, robots, setup_tab, cells, nbr, opts,
                out_games, out_seats, out_pickups) -> None:
     """Play ``len(seeds)`` games; game i uses line-up ``lineup[i]`` (rows of kinds/params).
@@ -74,7 +74,7 @@ def play_games(seeds, n_players: int, kinds, params, lineup, tiles, pool, robots
             write_pickups(s, i, tiles, pool, out_pickups)
 
 
-@njit(cache=True)
+@kernel
 def write_results(s, i: int, out_games, out_seats) -> None:
     """Copy a finished game's results into row i of the output arrays."""
     n = s.n_players
@@ -119,7 +119,7 @@ def write_results(s, i: int, out_games, out_seats) -> None:
             out_seats[r, S_PICKED0 + t] = s.st_picked[p, t]
 
 
-@njit(cache=True)
+@kernel
 def write_pickups(s, i: int, tiles, pool, out_pickups) -> None:
     """Copy a finished game's pickups into rows (i * n_players + seat) * PICKUPS_PER_SEAT ... (design 0: unused row)."""
     n = s.n_players
@@ -146,7 +146,7 @@ def write_pickups(s, i: int, tiles, pool, out_pickups) -> None:
                 out_pickups[r, P_KEPT] = 0
 
 
-@njit(cache=True)
+@kernel
 def py_results(s_arr, tiles, pool, robots, setup_tab, cells, nbr, opts, out_games, out_seats, out_pickups) -> None:
     """A finished game's rows (row 0 of each array)."""
     write_results(s_arr[0], 0, out_games, out_seats)

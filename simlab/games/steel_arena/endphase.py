@@ -38,9 +38,9 @@ to this end phase, whose E0 destroys the robot and ends the game (no further act
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simlab.core import kernels
+from simlab.core.jit import kernel
 from simlab.core.kernels import bind, rank_seats
 from simlab.games.steel_arena.codes import (
     BOX_PER_ROW,
@@ -121,7 +121,7 @@ ES_TURN_END = 10
 
 
 
-@njit(cache=True)
+@kernel
 def remove_slot(s, p: int, slot: int) -> int:
     """Take module ``slot`` off robot ``p`` (slots stay packed; its token leaves the supply count).
 
@@ -148,7 +148,7 @@ def remove_slot(s, p: int, slot: int) -> int:
     return inst
 
 
-@njit(cache=True)
+@kernel
 def next_seat(s, p: int) -> int:
     """The next seat clockwise after ``p`` whose robot is on the field (``p`` itself if none)."""
     n = s.n_players
@@ -159,7 +159,7 @@ def next_seat(s, p: int) -> int:
     return p
 
 
-@njit(cache=True)
+@kernel
 def team_totals(s) -> tuple[int, int]:
     """Trophies of team 0 and team 1 (seats by ``team_of``)."""
     t0 = 0
@@ -175,7 +175,7 @@ def team_totals(s) -> tuple[int, int]:
 # ---------------------------------------------------------------- turn start and snapshot
 
 
-@njit(cache=True)
+@kernel
 def snapshot(s, log) -> None:
     """The EV_SNAP_* rows of a turn start (robots, modules, cells, trophies, supply counts, the box's contents)."""
     if log.shape[0] <= 1:
@@ -228,7 +228,7 @@ def snapshot(s, log) -> None:
                 log[row, 2 + k - k0] = s.box[k]
 
 
-@njit(cache=True)
+@kernel
 def start_turn(s, p: int, log) -> None:
     """Seat ``p`` starts a turn: once-per-turn marks cleared for every robot, EV_TURN_START + snapshot."""
     s.turn += 1
@@ -255,7 +255,7 @@ def start_turn(s, p: int, log) -> None:
     snapshot(s, log)
 
 
-@njit(cache=True)
+@kernel
 def after_placement(s, log) -> None:
     """The next seat clockwise places its robot, or turn 1 starts with the first player."""
     if s.n_placed >= s.n_players:
@@ -269,7 +269,7 @@ def after_placement(s, log) -> None:
 # ---------------------------------------------------------------- game end
 
 
-@njit(cache=True)
+@kernel
 def game_end(s, reason: int, trigger: int, opts, log) -> None:
     """Final scoring (NOTES I.14.2, II.23, II.38): trophies, then remaining modules, then a draw.
 
@@ -310,7 +310,7 @@ def game_end(s, reason: int, trigger: int, opts, log) -> None:
         log[row, 4] = nw
 
 
-@njit(cache=True)
+@kernel
 def end_check(s, opts, log) -> bool:
     """The end conditions of NOTES I.14.1 / I.15.2 / II.23 (EV_END_CHECK); ends the game when met."""
     reason = END_NONE
@@ -350,7 +350,7 @@ def end_check(s, opts, log) -> bool:
 # ---------------------------------------------------------------- discards and pickup
 
 
-@njit(cache=True)
+@kernel
 def discard(s, q: int, slot: int, log) -> None:
     """Robot ``q`` discards module ``slot`` for one pending damage (E0): trophy of the active seat or box."""
     inst = remove_slot(s, i64(q), i64(slot))
@@ -379,7 +379,7 @@ def discard(s, q: int, slot: int, log) -> None:
         log[row, 5] = s.pending_dmg[q]
 
 
-@njit(cache=True)
+@kernel
 def forced_discards(s, q: int, log) -> None:
     """Pending damage >= modules: every module goes without asking; more than that destroys the robot."""
     destroy = s.pending_dmg[q] > s.n_mods[q]
@@ -393,7 +393,7 @@ def forced_discards(s, q: int, log) -> None:
             log[row, 1] = q
 
 
-@njit(cache=True)
+@kernel
 def limit_discard(s, slot: int, log) -> None:
     """The module-limit discard of the active robot: its own trophy (NOTES I.13.2)."""
     a = s.active
@@ -406,7 +406,7 @@ def limit_discard(s, slot: int, log) -> None:
         log[row, 2] = inst
 
 
-@njit(cache=True)
+@kernel
 def pickup(s, tiles, pool, log) -> None:
     """E1: the active robot takes the module tile under it (terrain stays; nothing on an empty cell)."""
     a = s.active
@@ -445,7 +445,7 @@ def pickup(s, tiles, pool, log) -> None:
         log[row, 3] = got
 
 
-@njit(cache=True)
+@kernel
 def side_switch(s, step: int, opts, log) -> None:
     """E2 (step 2: side A at >= normal_min) or E5 (step 5: side B at <= boosted_max), every robot."""
     for p in range(s.n_players):
@@ -468,7 +468,7 @@ def side_switch(s, step: int, opts, log) -> None:
             log[row, 5] = s.side[p]
 
 
-@njit(cache=True)
+@kernel
 def autocool(s, tiles, pool, opts, log) -> None:
     """E3: tokens on auto-cool modules come off (every robot, or the active one only)."""
     for p in range(s.n_players):
@@ -485,7 +485,7 @@ def autocool(s, tiles, pool, opts, log) -> None:
                     log[row, 3] = s.mods[p, m]
 
 
-@njit(cache=True)
+@kernel
 def refill(s, tiles, pool, opts, log) -> bool:
     """E4: every empty cell without a robot gets the top gen-3 tile; True when the game ended."""
     for c in range(s.n_cells):
@@ -516,7 +516,7 @@ def refill(s, tiles, pool, opts, log) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def _end_step(s, step: int, log) -> None:
     row = log_event(log, EV_END_STEP)
     if row >= 0:
@@ -527,7 +527,7 @@ def _end_step(s, step: int, log) -> None:
 # ---------------------------------------------------------------- the end-phase machine
 
 
-@njit(cache=True)
+@kernel
 def run_end_phase(s, tiles, pool, opts, log) -> None:
     """Run the end phase from ``s.end_step`` until an owner decision, the game end or the next turn."""
     after = opts[OPT_DISCARD_AFTER_PICKUP] != 0
@@ -615,7 +615,7 @@ def run_end_phase(s, tiles, pool, opts, log) -> None:
             return
 
 
-@njit(cache=True)
+@kernel
 def begin_end_phase(s, tiles, pool, opts, log) -> None:
     """The active phase is over: the end phase starts at E0."""
     s.end_step = ES_BEGIN
@@ -623,7 +623,7 @@ def begin_end_phase(s, tiles, pool, opts, log) -> None:
     run_end_phase(s, tiles, pool, opts, log)
 
 
-@njit(cache=True)
+@kernel
 def apply_discard(s, slot: int, tiles, pool, opts, log) -> None:
     """PH_DISCARD: the discarding robot gives up ``slot``; then the end phase goes on."""
     q = s.discard_seat
@@ -633,7 +633,7 @@ def apply_discard(s, slot: int, tiles, pool, opts, log) -> None:
     run_end_phase(s, tiles, pool, opts, log)
 
 
-@njit(cache=True)
+@kernel
 def apply_limit(s, slot: int, tiles, pool, opts, log) -> None:
     """PH_LIMIT: the active robot discards ``slot`` (its own trophy); then the end check and on."""
     limit_discard(s, slot, log)

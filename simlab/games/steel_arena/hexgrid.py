@@ -41,6 +41,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simlab.core.jit import kernel
+
 # ---------------------------------------------------------------------------- constants
 
 #: Number of hex directions / facings (NOTES I.17.2).
@@ -147,7 +149,7 @@ def diagonal_forward(q, r, facing, sense, k):
     return step(q, r, (facing + sense) % 6, k)
 
 
-@njit(cache=True)
+@kernel
 def direction_to(q0, r0, q1, r1):
     """The direction ``d`` with ``(q1, r1) = (q0, r0) + k*D[d]`` for some k >= 1, or -1.
 
@@ -165,7 +167,7 @@ def direction_to(q0, r0, q1, r1):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def nearest_direction(q0, r0, q1, r1):
     """The direction from ``(q0, r0)`` that points closest to ``(q1, r1)``, or -1 for the same cell.
 
@@ -257,7 +259,7 @@ def arc_covers(arc, rel):
     return False
 
 
-@njit(cache=True)
+@kernel
 def cell_sector(q, r, facing, cq, cr):
     """The relative sector in which cell ``(cq, cr)`` lies, seen from a robot at ``(q, r)`` facing ``facing``.
 
@@ -271,7 +273,7 @@ def cell_sector(q, r, facing, cq, cr):
 # ---------------------------------------------------------------------------- field lookup
 
 
-@njit(cache=True)
+@kernel
 def build_cell_lookup(qs, rs):
     """The cell lookup of a field given as arrays of axial ``qs`` and ``rs`` (one entry per cell).
 
@@ -316,7 +318,7 @@ def in_field(lookup, bounds, q, r):
     return cell_index(lookup, bounds, q, r) >= 0
 
 
-@njit(cache=True)
+@kernel
 def field_neighbour_count(lookup, bounds, q, r):
     """How many of the six neighbours of ``(q, r)`` are field cells (``in_field_neighbours`` of arena_layouts.csv)."""
     n = 0
@@ -326,7 +328,7 @@ def field_neighbour_count(lookup, bounds, q, r):
     return n
 
 
-@njit(cache=True)
+@kernel
 def is_edge_cell(lookup, bounds, q, r):
     """Whether ``(q, r)`` is an edge cell: a field cell with fewer than 6 field neighbours (NOTES I.17.9)."""
     if cell_index(lookup, bounds, q, r) < 0:
@@ -334,13 +336,13 @@ def is_edge_cell(lookup, bounds, q, r):
     return field_neighbour_count(lookup, bounds, q, r) < 6
 
 
-@njit(cache=True)
+@kernel
 def max_line_length(bounds):
     """An upper bound on the cells of any straight line in the field: the size of ``out`` for ``line_cells``."""
     return max(bounds[B_QMAX] - bounds[B_QMIN], bounds[B_RMAX] - bounds[B_RMIN]) + 1
 
 
-@njit(cache=True)
+@kernel
 def line_length(lookup, bounds, q, r, direction):
     """How many cells ``p + k*D[direction]``, k = 1, 2, ..., belong to the field before the edge (NOTES I.17.6)."""
     dq = DIRECTIONS[direction % 6, 0]
@@ -355,7 +357,7 @@ def line_length(lookup, bounds, q, r, direction):
     return n
 
 
-@njit(cache=True)
+@kernel
 def line_cells(lookup, bounds, q, r, direction, out):
     """Write the straight line from ``(q, r)`` along ``direction`` up to the field edge into ``out``.
 
@@ -378,7 +380,7 @@ def line_cells(lookup, bounds, q, r, direction, out):
     return n
 
 
-@njit(cache=True)
+@kernel
 def direct_shot_length(lookup, bounds, blocks, q, r, direction):
     """How many cells of the line along ``direction`` a direct shot can reach (NOTES I.9.4).
 
@@ -402,7 +404,7 @@ def direct_shot_length(lookup, bounds, blocks, q, r, direction):
         cr += dr
 
 
-@njit(cache=True)
+@kernel
 def sweep_cells(q, r, facing, out):
     """Write the three sweep cells into ``out`` (shape ``(>= 3, 2)``): front, front ``f + 1``, front ``f - 1``.
 

@@ -61,6 +61,7 @@ import numpy as np
 from numba import njit
 
 from simlab.core import kernels
+from simlab.core.jit import kernel
 from simlab.core.kernels import bind
 from simlab.games.steel_arena.codes import (
     EV_EXPLOSION,
@@ -126,7 +127,7 @@ def _covers(arc, rel):
     return arc_covers(arc, rel)
 
 
-@njit(cache=True)
+@kernel
 def robot_at(s, c):
     """The seat of the placed, not destroyed robot on cell ``c``, or -1."""
     if c < 0:
@@ -137,21 +138,21 @@ def robot_at(s, c):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def send_to_box(s, inst):
     """Tile instance ``inst`` leaves the game (appended to ``s.box``)."""
     s.box[s.box_n] = inst
     s.box_n += 1
 
 
-@njit(cache=True)
+@kernel
 def _clear_cell(s, c):
     s.cell_tile[c] = -1
     s.cell_type[c] = -1
     s.cell_up[c] = 0
 
 
-@njit(cache=True)
+@kernel
 def _log_reduce(log, p, slot, inst, amount, kind):
     row = log_event(log, EV_REDUCE)
     if row >= 0:
@@ -162,7 +163,7 @@ def _log_reduce(log, p, slot, inst, amount, kind):
         log[row, 5] = kind
 
 
-@njit(cache=True)
+@kernel
 def _passive_class(s, p, m, rel, tiles, pool, opts):
     """0 when module slot ``m`` of robot ``p`` cannot reduce a hit from ``rel`` now; 1 a usable passive
     defence with a front or side arc; 2 a usable passive defence with an all-round arc."""
@@ -182,7 +183,7 @@ def _passive_class(s, p, m, rel, tiles, pool, opts):
 # ---------------------------------------------------------------- one hit on a robot
 
 
-@njit(cache=True)
+@kernel
 def hit_robot(s, p, D, H, from_dir, source, kind, primary, tiles, pool, robots, cells, opts, log):
     """One hit with damage ``D`` and heat ``H`` on robot ``p`` (NOTES I.10.6 steps 2-6; module docstring).
 
@@ -293,7 +294,7 @@ def hit_robot(s, p, D, H, from_dir, source, kind, primary, tiles, pool, robots, 
 # ---------------------------------------------------------------- cells and explosions
 
 
-@njit(cache=True)
+@kernel
 def _queue_explosion(s, c, cause):
     """Append cell ``c`` to the explosion queue unless it is already there (the queue's length is the
     number of cells flagged in ``s.queued``; the flags are cleared when the queue has run)."""
@@ -306,7 +307,7 @@ def _queue_explosion(s, c, cause):
     s.queued[c] = 1
 
 
-@njit(cache=True)
+@kernel
 def _hit_cell(s, c, D, H, from_dir, source, kind, chain, tiles, pool, opts, log):
     """Log the hit on cell ``c`` and apply its terrain reactions; explosions are only queued (cause
     ``XC_CHAIN`` when ``chain``, the hit being another explosion's)."""
@@ -345,7 +346,7 @@ def _hit_cell(s, c, D, H, from_dir, source, kind, chain, tiles, pool, opts, log)
             log[row, 2] = c
 
 
-@njit(cache=True)
+@kernel
 def run_explosions(s, by_seat, tiles, pool, robots, cells, nbr, opts, log):
     """Set off every queued explosion, breadth-first with the chains they cause (NOTES I.12, II.27)."""
     head = 0
@@ -399,14 +400,14 @@ def run_explosions(s, by_seat, tiles, pool, robots, cells, nbr, opts, log):
         s.queued[i] = 0
 
 
-@njit(cache=True)
+@kernel
 def hit_cell_queued(s, c, D, H, from_dir, source, kind, tiles, pool, opts, log):
     """The cell ``c`` itself as a target, its explosion (if any) only queued: an attack calls
     ``run_explosions`` after its last hit (II.27)."""
     _hit_cell(s, i64(c), i64(D), i64(H), i64(from_dir), i64(source), i64(kind), i64(0), tiles, pool, opts, log)
 
 
-@njit(cache=True)
+@kernel
 def hit_cell(s, c, D, H, from_dir, source, kind, by_seat, tiles, pool, robots, cells, nbr, opts, log):
     """The cell ``c`` itself as a target (terrain, module tile or empty cell): log the hit; explosive
     terrain that takes D >= 1 or any heat goes off now (with its chain), water that takes heat is
@@ -415,7 +416,7 @@ def hit_cell(s, c, D, H, from_dir, source, kind, by_seat, tiles, pool, robots, c
     run_explosions(s, by_seat, tiles, pool, robots, cells, nbr, opts, log)
 
 
-@njit(cache=True)
+@kernel
 def explode(s, c, cause, by_seat, tiles, pool, robots, cells, nbr, opts, log):
     """Explosive terrain on ``c`` goes off (cause XC_*, set off by ``by_seat`` or -1), with the
     breadth-first chain it causes (NOTES I.12, II.27); nothing happens when ``c`` holds none."""

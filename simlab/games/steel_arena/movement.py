@@ -47,6 +47,7 @@ import numpy as np
 from numba import njit
 
 from simlab.core import kernels
+from simlab.core.jit import kernel
 from simlab.core.kernels import bind
 from simlab.games.steel_arena.codes import (
     CAUSE_MOVE,
@@ -114,7 +115,7 @@ def can_enter(s, c, tiles, pool):
     return c >= 0 and not is_obstacle(s, c, tiles, pool)
 
 
-@njit(cache=True)
+@kernel
 def cell_at(cells, q, r):
     """The field cell at axial ``(q, r)``, or -1 (off the field)."""
     for c in range(cells.shape[0]):
@@ -141,7 +142,7 @@ def jump_landing(s, p, distance, cells):
     return cell_at(cells, cells[c, C_Q] + distance * DIRECTIONS[f, 0], cells[c, C_R] + distance * DIRECTIONS[f, 1])
 
 
-@njit(cache=True)
+@kernel
 def step_block(s, c, d, tiles, pool, nbr):
     """-1 when the robot on cell ``c`` can step along ``d`` (shoving the robots ahead), else the blocking cell.
 
@@ -161,7 +162,7 @@ def step_block(s, c, d, tiles, pool, nbr):
     return cur
 
 
-@njit(cache=True)
+@kernel
 def _free_end(s, c, d, nbr):
     """The first cell along ``d`` from ``c`` without a robot (the step must be possible)."""
     t = nbr[c, d]
@@ -170,7 +171,7 @@ def _free_end(s, c, d, nbr):
     return t
 
 
-@njit(cache=True)
+@kernel
 def _shift(s, p, d, nbr):
     """Step robot ``p`` along ``d``, shoving the block in front of it by one cell (no log, no effects)."""
     c = s.cell[p]
@@ -183,7 +184,7 @@ def _shift(s, p, d, nbr):
         cur = prev
 
 
-@njit(cache=True)
+@kernel
 def _count_steps(s, p, d, n, tiles, pool, nbr):
     """How many of ``n`` steps along ``d`` robot ``p`` can make before one is impossible (state unchanged)."""
     saved0 = s.cell[0]
@@ -206,7 +207,7 @@ def _count_steps(s, p, d, n, tiles, pool, nbr):
 # ---------------------------------------------------------------- legal parameters
 
 
-@njit(cache=True)
+@kernel
 def rotate_params(s, p, lo, hi, base, out, n, opts):
     """Append ``base + param`` for every legal rotation of robot ``p`` by ``lo..hi`` sectors; return n.
 
@@ -229,7 +230,7 @@ def rotate_params(s, p, lo, hi, base, out, n, opts):
     return n
 
 
-@njit(cache=True)
+@kernel
 def move_params(s, p, kind, lo, hi, base, out, n, tiles, pool, cells, nbr, opts):
     """Append ``base + param`` for every legal move of robot ``p`` (``kind``: MOVE_KINDS index); return n.
 
@@ -269,7 +270,7 @@ def move_params(s, p, kind, lo, hi, base, out, n, tiles, pool, cells, nbr, opts)
     return n
 
 
-@njit(cache=True)
+@kernel
 def move_target(s, p, kind, param, tiles, pool, cells, nbr, opts):
     """The cell where robot ``p`` ends a move ``param`` (legal or stop-short; state unchanged)."""
     v = param // 8
@@ -284,7 +285,7 @@ def move_target(s, p, kind, param, tiles, pool, cells, nbr, opts):
     return c
 
 
-@njit(cache=True)
+@kernel
 def reachable_cells(s, p, kind, lo, hi, tiles, pool, cells, nbr, opts, out):
     """The distinct cells robot ``p`` can end on with one move of ``kind`` and values ``lo..hi``.
 
@@ -308,7 +309,7 @@ def reachable_cells(s, p, kind, lo, hi, tiles, pool, cells, nbr, opts, out):
 # ---------------------------------------------------------------- applying
 
 
-@njit(cache=True)
+@kernel
 def apply_rotate(s, p, param, log):
     """Turn robot ``p`` by a rotation module's ``param`` (sense * 4 + k); logs EV_ROTATE cause 0."""
     before = s.facing[p]
@@ -324,7 +325,7 @@ def apply_rotate(s, p, param, log):
         log[row, 5] = p
 
 
-@njit(cache=True)
+@kernel
 def whirl_robot(s, p, signed_k, by_seat, log):
     """An attack's whirl: turn robot ``p`` by ``signed_k`` sectors (+ counter-clockwise); EV_ROTATE cause 1."""
     before = s.facing[p]
@@ -354,7 +355,7 @@ def _log_step(log, p, frm, to, d, cause, by, jump):
         log[row, 7] = jump
 
 
-@njit(cache=True)
+@kernel
 def _step(s, p, d, cause, by, nbr, log):
     """Step robot ``p`` along ``d`` with its shoves, logged furthest first; return the chain's end cell."""
     c = s.cell[p]
@@ -373,7 +374,7 @@ def _step(s, p, d, cause, by, nbr, log):
     return end
 
 
-@njit(cache=True)
+@kernel
 def _arrive(s, q, c, stops, by_seat, tiles, pool, robots, cells, nbr, opts, log):
     """Terrain effects for robot ``q`` that has just entered cell ``c`` (``stops``: it ends there)."""
     if s.cell_tile[c] < 0 or s.cell_type[c] != TERRAIN:
@@ -384,7 +385,7 @@ def _arrive(s, q, c, stops, by_seat, tiles, pool, robots, cells, nbr, opts, log)
         explode(s, i64(c), i64(XC_STOP if stops else XC_PASS), i64(by_seat), tiles, pool, robots, cells, nbr, opts, log)
 
 
-@njit(cache=True)
+@kernel
 def _step_effects(s, p, d, end, stops, by_seat, tiles, pool, robots, cells, nbr, opts, log):
     """Terrain effects of one step: every robot from ``end`` back to robot ``p``, furthest first."""
     back = (d + 3) % 6
@@ -399,7 +400,7 @@ def _step_effects(s, p, d, end, stops, by_seat, tiles, pool, robots, cells, nbr,
         cur = nbr[cur, back]
 
 
-@njit(cache=True)
+@kernel
 def _log_stopped_short(log, p, target, blocking):
     row = log_event(log, EV_STOPPED_SHORT)
     if row >= 0:
@@ -408,7 +409,7 @@ def _log_stopped_short(log, p, target, blocking):
         log[row, 3] = blocking
 
 
-@njit(cache=True)
+@kernel
 def _walk(s, p, d, n, cause, by, by_seat, short_log, tiles, pool, robots, cells, nbr, opts, log):
     """Up to ``n`` steps of robot ``p`` along ``d`` with shoves and terrain effects; return steps done.
 
@@ -435,7 +436,7 @@ def _walk(s, p, d, n, cause, by, by_seat, short_log, tiles, pool, robots, cells,
     return done
 
 
-@njit(cache=True)
+@kernel
 def apply_move(s, p, kind, param, tiles, pool, robots, cells, nbr, opts, log):
     """Carry out move ``param`` (variant * 8 + distance) of robot ``p`` (``kind``: MOVE_KINDS index).
 
@@ -474,7 +475,7 @@ def apply_move(s, p, kind, param, tiles, pool, robots, cells, nbr, opts, log):
     _arrive(s, i64(p), i64(land), b1(True), i64(by_seat), tiles, pool, robots, cells, nbr, opts, log)
 
 
-@njit(cache=True)
+@kernel
 def push_robot(s, p, direction, n, by_seat, cause, tiles, pool, robots, cells, nbr, opts, log):
     """An attack's push: move robot ``p`` up to ``n`` cells along ``direction``; return the steps done.
 

@@ -46,6 +46,7 @@ from numba import njit
 
 from simlab.core import kernels
 from simlab.core.game import BuiltinPlayer
+from simlab.core.jit import kernel
 from simlab.core.kernels import bind
 from simlab.core.rng import below, derive_key
 from simlab.games.steel_arena.codes import (
@@ -294,7 +295,7 @@ def _on_field(s, q: int) -> bool:
     return s.placed[q] != 0 and s.cell[q] >= 0 and s.destroyed[q] == 0
 
 
-@njit(cache=True)
+@kernel
 def module_value(tiles, d: int) -> float:
     """The value of a module of design row ``d`` (``VALUE_WEIGHTS``): what the owner policy keeps."""
     t = tiles[d, T_TYPE]
@@ -322,7 +323,7 @@ def module_value(tiles, d: int) -> float:
     return v
 
 
-@njit(cache=True)
+@kernel
 def _module_sum(s, q: int, tiles, pool, w) -> tuple[float, float]:
     """Sum and minimum of the module values of robot q (each design's value computed once per
     decision: ``w[MV0 + d]``, -1 until then, see ``heuristic_weights``)."""
@@ -342,7 +343,7 @@ def _module_sum(s, q: int, tiles, pool, w) -> tuple[float, float]:
     return total, lo
 
 
-@njit(cache=True)
+@kernel
 def _free_modules(s, q: int) -> int:
     """Modules of robot q that could take a heat token (token-free, the central module included)."""
     n = 0
@@ -354,7 +355,7 @@ def _free_modules(s, q: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def _tokens(s, q: int, tiles, pool) -> int:
     """Overheat tokens robot q carries that stay (auto-cool modules shed theirs at the end of the turn)."""
     n = 1 if s.central_heat[q] else 0
@@ -372,7 +373,7 @@ def _interferes(s, c: int, tiles, pool) -> bool:
     return tiles[pool[inst], T_INTERFERENCE] != 0
 
 
-@njit(cache=True)
+@kernel
 def _armour(s, q: int, rel: int, tiles, pool, robots, opts) -> int:
     """Armour robot q would put against a hit from relative sector rel (passive and ready active
     defence, the central module's armour, cover)."""
@@ -422,7 +423,7 @@ def _hit(a: int, dmg: int, heat: int, heat_w: float) -> float:
     return d + heat_w * h
 
 
-@njit(cache=True)
+@kernel
 def _best_ready_attack(s, p: int, only: int, min_range: int, heat_w: float, tiles, pool, robots, cells, nbr,
                        opts, w) -> float:
     """The best value among robot p's token-free attacks (modules and the central module) from where it
@@ -547,7 +548,7 @@ def _best_ready_attack(s, p: int, only: int, min_range: int, heat_w: float, tile
     return best
 
 
-@njit(cache=True)
+@kernel
 def _team_trophies(s, p: int) -> tuple[int, int]:
     """(trophies of p's side, the most trophies of another side): per team in team mode."""
     mine = 0
@@ -568,7 +569,7 @@ def _team_trophies(s, p: int) -> tuple[int, int]:
     return mine, other
 
 
-@njit(cache=True)
+@kernel
 def _can_hurt(s, p: int, q: int, tiles, pool, robots, cells, opts, w) -> bool:
     """Whether one of robot p's attacks (any, overheated or not) beats robot q's armour on q's side
     that faces p: otherwise fighting q from here is pointless for now."""
@@ -600,7 +601,7 @@ def _can_hurt(s, p: int, q: int, tiles, pool, robots, cells, opts, w) -> bool:
 # ---------------------------------------------------------------- the one-ply evaluation
 
 
-@njit(cache=True)
+@kernel
 def evaluate(g, p: int, w, tiles, pool, robots, cells, nbr, opts, before_end: bool) -> float:
     """The heuristics' score of position ``g`` for seat p (weights ``w``, indices W_*).
 
@@ -734,7 +735,7 @@ def evaluate(g, p: int, w, tiles, pool, robots, cells, nbr, opts, before_end: bo
     return v
 
 
-@njit(cache=True)
+@kernel
 def _facing_cos(cells, a: int, b: int, f: int) -> float:
     """Cosine of the angle between facing f at cell a and the direction from a to cell b."""
     dq = cells[b, 0] - cells[a, 0]
@@ -748,14 +749,14 @@ def _facing_cos(cells, a: int, b: int, f: int) -> float:
     return (dq * ddq + dr * ddr + ds * (-ddq - ddr)) / norm
 
 
-@njit(cache=True)
+@kernel
 def weights_size(tiles) -> int:
     """Length of the weights array ``w``: N_W evaluation weights, the armour seen (6 sectors per robot),
     then one module-value slot per design."""
     return MV0 + tiles.shape[0]
 
 
-@njit(cache=True)
+@kernel
 def heuristic_weights(kind: int, params, w) -> None:
     """Fill the evaluation weights ``w[:N_W]`` of heuristic ``kind`` from its parameters; the rest of
     ``w`` (the armour seen, then one entry per tile design, ``weights_size``) caches armour and module values
@@ -809,7 +810,7 @@ def heuristic_weights(kind: int, params, w) -> None:
 # ---------------------------------------------------------------- determinization
 
 
-@njit(cache=True)
+@kernel
 def _setup_boxed(g, tiles, pool, setup_tab) -> int:
     """How many of the first box entries were boxed unseen at setup (unused gen-2 and gen-3 tiles)."""
     n2 = 0
@@ -824,7 +825,7 @@ def _setup_boxed(g, tiles, pool, setup_tab) -> int:
     return min(max(k, 0), g.box_n)
 
 
-@njit(cache=True)
+@kernel
 def rekey(g, seed: np.uint64) -> None:
     """Give every random stream of the copy ``g`` a fresh key derived from ``seed``."""
     for k in range(N_STREAMS):
@@ -832,7 +833,7 @@ def rekey(g, seed: np.uint64) -> None:
         g.rng_ctr[k] = 0
 
 
-@njit(cache=True)
+@kernel
 def _unseen_places(g, p: int, tiles, pool, n_boxed: int, buf, put: bool) -> None:
     """Walk the places seat p has not seen, always in the same order: face-down field tiles, the other
     robots' unrevealed modules (basic mode), the generation-3 stack, the first ``n_boxed`` box entries.
@@ -891,7 +892,7 @@ def _unseen_places(g, p: int, tiles, pool, n_boxed: int, buf, put: bool) -> None
             n += 1
 
 
-@njit(cache=True)
+@kernel
 def determinize(g, p: int, tiles, pool, setup_tab, buf) -> None:
     """Re-deal, in the copy ``g``, what seat p has not seen: face-down field tiles, the gen-3 stack,
     the other robots' unrevealed modules and the tiles boxed unseen at setup. Each place keeps its
@@ -913,14 +914,14 @@ def determinize(g, p: int, tiles, pool, setup_tab, buf) -> None:
 # ---------------------------------------------------------------- owner decisions and placement
 
 
-@njit(cache=True)
+@kernel
 def _slot_value(s, p: int, slot: int, tiles, pool) -> float:
     if slot == SLOT_CENTRAL:
         return _VW[VW_CENTRAL]
     return module_value(tiles, i64(pool[s.mods[p, slot]]))
 
 
-@njit(cache=True)
+@kernel
 def owner_action(s, legal, n_legal: int, tiles, pool) -> int:
     """The shared owner policy for PH_HEAT, PH_WATER, PH_DISCARD and PH_LIMIT (seat ``s.actor``)."""
     p = i64(s.actor)
@@ -976,7 +977,7 @@ def _keep_best(s, p: int, v: float, candidate: int, best: int, best_v: float, n_
     return best, best_v, n_best
 
 
-@njit(cache=True)
+@kernel
 def place_action(s, w, legal, n_legal: int, tiles, pool, robots, cells, nbr, opts) -> int:
     """Placement: near the centre facing inwards, towards (or, with W_ADJ, away from) placed enemies,
     on a module tile (or cover) -- scored directly from the geometry."""
@@ -1042,7 +1043,7 @@ def place_action(s, w, legal, n_legal: int, tiles, pool, robots, cells, nbr, opt
 # ---------------------------------------------------------------- heuristics
 
 
-@njit(cache=True)
+@kernel
 def _pointless(s, p: int, a: int, tiles, pool, nbr) -> bool:
     """Actions a one-ply look need not score: an attack on a cell with no terrain and no splash (module
     tiles and empty cells ignore hits, NOTES I.10.6: a pass that costs a token); the wear rule (b) on a
@@ -1079,7 +1080,7 @@ def _pointless(s, p: int, a: int, tiles, pool, nbr) -> bool:
     return s.cell_tile[c] < 0 or s.cell_type[c] != TY_TERRAIN
 
 
-@njit(cache=True)
+@kernel
 def score_actions(w, s_arr, legal, n_legal: int, tiles, pool, robots, setup_tab, cells, nbr, opts,
                   base, work, log, scores, buf, resample: bool) -> int:
     """Score every legal action of the active seat (PH_ACTIVE / PH_CONTINUE) by applying it to a copy
@@ -1112,7 +1113,7 @@ def score_actions(w, s_arr, legal, n_legal: int, tiles, pool, robots, setup_tab,
     return best
 
 
-@njit(cache=True)
+@kernel
 def score_activations(w, s_arr, legal, n_legal: int, tiles, pool, robots, setup_tab, cells, nbr, opts,
                       base, work, log, scores, buf) -> int:
     """``score_actions`` scored at the end of each activation: the activation alone is applied to
@@ -1154,7 +1155,7 @@ def score_activations(w, s_arr, legal, n_legal: int, tiles, pool, robots, setup_
     return best
 
 
-@njit(cache=True)
+@kernel
 def heuristic_action(kind: int, params, s_arr, legal, n_legal: int, tiles, pool, robots, setup_tab, cells, nbr,
                      opts, base, work, log, scores, buf, w, resample: bool) -> int:
     """The action of a heuristic (brawler, sniper, collector) in any phase."""
@@ -1179,7 +1180,7 @@ def heuristic_action(kind: int, params, s_arr, legal, n_legal: int, tiles, pool,
 # ---------------------------------------------------------------- search
 
 
-@njit(cache=True)
+@kernel
 def _outcome(g, p: int, mod_w: float, win_bonus: float) -> float:
     """A playout's score for seat p: trophies (of its side) minus the most of another side, plus
     mod_w times the module count difference, plus or minus win_bonus for a finished game."""
@@ -1203,7 +1204,7 @@ def _outcome(g, p: int, mod_w: float, win_bonus: float) -> float:
     return v
 
 
-@njit(cache=True)
+@kernel
 def _playout(g_arr, stop_turn: int, tiles, pool, robots, setup_tab, cells, nbr, opts,
              legal, base, work, log, scores, buf, w, bparams) -> None:
     """Play the copy with the brawler for every seat until turn ``stop_turn`` begins (or the game ends)."""
@@ -1219,7 +1220,7 @@ def _playout(g_arr, stop_turn: int, tiles, pool, robots, setup_tab, cells, nbr, 
         apply_action(g, a, tiles, pool, robots, setup_tab, cells, nbr, opts, log)
 
 
-@njit(cache=True)
+@kernel
 def search_action(params, s_arr, legal, n_legal: int, tiles, pool, robots, setup_tab, cells, nbr, opts,
                   base, work, log, scores, buf, w) -> int:
     """Determinized Monte Carlo over the activations available now (see BUILTIN_PLAYERS['search'])."""
@@ -1284,7 +1285,7 @@ def search_action(params, s_arr, legal, n_legal: int, tiles, pool, robots, setup
 # ---------------------------------------------------------------- dispatch
 
 
-@njit(cache=True)
+@kernel
 def choose_action(kind: int, params, s_arr, legal, n_legal: int, tiles, pool, robots, setup_tab, cells, nbr,
                   opts) -> int:
     """The action of built-in player ``kind`` for the seat to act (``s.actor``) in ``s_arr[0]``."""

@@ -47,6 +47,7 @@ import numpy as np
 from numba import njit
 
 from simlab.core import kernels
+from simlab.core.jit import kernel
 from simlab.core.kernels import bind, shuffle
 from simlab.core.kernels import new_log as _new_log
 from simlab.core.rng import below, derive_key
@@ -184,7 +185,7 @@ def new_log(capacity: int) -> np.ndarray:
 # ---------------------------------------------------------------- setup
 
 
-@njit(cache=True)
+@kernel
 def reset_record(s) -> None:
     """Every field of the record to its empty value (a new game)."""
     s.n_players = 0
@@ -265,7 +266,7 @@ def reset_record(s) -> None:
     s.resume_phase = PH_ACTIVE
 
 
-@njit(cache=True)
+@kernel
 def setup(s, seed, n_players, tiles, pool, robots, setup_tab, cells, nbr, opts, log) -> None:
     """A new game from its seed (NOTES I.3): field, gen-3 stack, starters, first player; PH_PLACE.
 
@@ -413,7 +414,7 @@ def _is_obstacle_cell(s, c, tiles, pool) -> bool:
     return s.cell_tile[c] >= 0 and s.cell_type[c] == TYPE_TERRAIN and tiles[pool[s.cell_tile[c]], T_OBSTACLE] != 0
 
 
-@njit(cache=True)
+@kernel
 def any_overheated(s, p) -> bool:
     """Whether robot ``p`` carries any token (central included)."""
     found = s.central_heat[p] != 0
@@ -422,7 +423,7 @@ def any_overheated(s, p) -> bool:
     return found
 
 
-@njit(cache=True)
+@kernel
 def module_params(s, p, slot, wear, out, n, tiles, pool, cells, nbr, opts) -> int:
     """Append the codes of activating module ``slot`` of ``p`` (``wear`` 0/1); return n."""
     d = pool[s.mods[p, slot]]
@@ -440,7 +441,7 @@ def module_params(s, p, slot, wear, out, n, tiles, pool, cells, nbr, opts) -> in
     return n
 
 
-@njit(cache=True)
+@kernel
 def activation_actions(s, out, n, tiles, pool, robots, cells, nbr, opts) -> int:
     """Append every legal activation of the active robot (NOTES I.5, I.6, I.8); return n."""
     p = s.active
@@ -479,7 +480,7 @@ def activation_actions(s, out, n, tiles, pool, robots, cells, nbr, opts) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def heat_eligible(s, q, slot, opts) -> bool:
     """Whether ``slot`` of robot ``q`` (SLOT_CENTRAL: the central module) may absorb one heat unit now."""
     if s.queued[slot]:
@@ -495,7 +496,7 @@ def heat_eligible(s, q, slot, opts) -> bool:
     return not full
 
 
-@njit(cache=True)
+@kernel
 def heat_options(s, q, out, n, opts) -> int:
     """Append A_PICK + slot for every module of ``q`` that may absorb heat now; return n."""
     for m in range(s.n_mods[q]):
@@ -508,7 +509,7 @@ def heat_options(s, q, out, n, opts) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def legal_actions(s, out, tiles, pool, robots, setup_tab, cells, nbr, opts) -> int:
     """The actor's legal actions in the current phase (see the module docstring); 0 once over."""
     if s.over:
@@ -583,7 +584,7 @@ def legal_actions(s, out, tiles, pool, robots, setup_tab, cells, nbr, opts) -> i
 # ---------------------------------------------------------------- applying actions
 
 
-@njit(cache=True)
+@kernel
 def place(s, c, f, tiles, pool, robots, cells, nbr, opts, log) -> None:
     """PH_PLACE: the actor's robot on cell ``c`` facing ``f``; it takes the module tile there (I.3.7-8)."""
     p = s.actor
@@ -627,7 +628,7 @@ def place(s, c, f, tiles, pool, robots, cells, nbr, opts, log) -> None:
     after_placement(s, log)
 
 
-@njit(cache=True)
+@kernel
 def cool_all(s, log) -> None:
     """A_COOL: every token of the active robot comes off, the central one included."""
     p = s.active
@@ -661,7 +662,7 @@ def cool_all(s, log) -> None:
     s.st_cools[p] += 1
 
 
-@njit(cache=True)
+@kernel
 def activate(s, action, tiles, pool, robots, cells, nbr, opts, log) -> None:
     """One activation by the active robot (NOTES I.5): token, action, then one-shot / wear removal."""
     p = s.active
@@ -774,7 +775,7 @@ def activate(s, action, tiles, pool, robots, cells, nbr, opts, log) -> None:
     s.st_activations[p] += 1
 
 
-@njit(cache=True)
+@kernel
 def heat_to_damage(s, q, log) -> None:
     """Robot ``q``'s heat units left (refused or impossible) become pending damage."""
     units = s.pending_heat[q]
@@ -789,7 +790,7 @@ def heat_to_damage(s, q, log) -> None:
         log[row, 3] = s.pending_dmg[q]
 
 
-@njit(cache=True)
+@kernel
 def absorb(s, q, slot, tiles, pool, log) -> None:
     """Robot ``q`` overheats ``slot`` (SLOT_CENTRAL: central) for one heat unit; auto-cool/passive shed it."""
     s.queued[slot] = 1
@@ -825,7 +826,7 @@ def absorb(s, q, slot, tiles, pool, log) -> None:
             log[row, 3] = inst
 
 
-@njit(cache=True)
+@kernel
 def water_cool(s, q, slot, log) -> None:
     """Robot ``q`` cools ``slot`` (SLOT_CENTRAL: central; -1: nothing) for one water cooling owed."""
     s.pending_water[q] -= 1
@@ -846,13 +847,13 @@ def water_cool(s, q, slot, log) -> None:
         log[row, 3] = inst
 
 
-@njit(cache=True)
+@kernel
 def _clear_absorbed(s) -> None:
     for k in range(N_ABSORB):
         s.queued[k] = 0
 
 
-@njit(cache=True)
+@kernel
 def settle(s, tiles, pool, opts, log) -> None:
     """After an activation: the owners' heat, then water decisions; then PH_CONTINUE or the end phase."""
     n = s.n_players
@@ -902,7 +903,7 @@ def settle(s, tiles, pool, opts, log) -> None:
         begin_end_phase(s, tiles, pool, opts, log)
 
 
-@njit(cache=True)
+@kernel
 def apply_action(s, action, tiles, pool, robots, setup_tab, cells, nbr, opts, log) -> None:
     """The actor takes ``action`` (legal in the current phase); the game runs to the next decision."""
     ph = s.phase
@@ -939,7 +940,7 @@ def apply_action(s, action, tiles, pool, robots, setup_tab, cells, nbr, opts, lo
 # ---------------------------------------------------------------- entry points for Python
 
 
-@njit(cache=True)
+@kernel
 def py_setup(s_arr, seed, n_players, tiles, pool, robots, setup_tab, cells, nbr, opts, log, legal) -> int:
     """Set up a game; return the number of legal actions written to ``legal``."""
     s = s_arr[0]
@@ -947,13 +948,13 @@ def py_setup(s_arr, seed, n_players, tiles, pool, robots, setup_tab, cells, nbr,
     return legal_actions(s, legal, tiles, pool, robots, setup_tab, cells, nbr, opts)
 
 
-@njit(cache=True)
+@kernel
 def py_legal(s_arr, tiles, pool, robots, setup_tab, cells, nbr, opts, legal) -> int:
     """The legal actions of the position in ``s_arr[0]`` written to ``legal``; return how many."""
     return legal_actions(s_arr[0], legal, tiles, pool, robots, setup_tab, cells, nbr, opts)
 
 
-@njit(cache=True)
+@kernel
 def py_step(s_arr, action, tiles, pool, robots, setup_tab, cells, nbr, opts, log, legal) -> int:
     """Apply ``action``; return the next decision's legal actions count (0 once the game is over)."""
     s = s_arr[0]

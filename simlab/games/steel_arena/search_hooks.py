@@ -16,9 +16,9 @@ The search player's entry (``SEARCH_PLAYER``) lives here, so the heuristics' mod
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simlab.core import kernels
+from simlab.core.jit import kernel
 from simlab.core.kernels import bind
 from simlab.core.search import (
     favour,
@@ -64,7 +64,7 @@ PRIOR_OTHERS = 0.2  # the prior of a move other than the brawler's (its is 1)
 BRAWLER_PARAMS = np.array(list(BUILTIN_PLAYERS["brawler"].params.values()) + [0.0] * 8)[:8]
 
 
-@njit(cache=True)
+@kernel
 def determinise(g_arr, seat, key, args) -> None:
     """Re-key every stream, then re-deal what ``seat`` has not seen (types kept)."""
     g = g_arr[0]
@@ -73,7 +73,7 @@ def determinise(g_arr, seat, key, args) -> None:
     determinize(g, i64(seat), tiles, pool, setup_tab, args[11])
 
 
-@njit(cache=True)
+@kernel
 def legal(g_arr, out, args) -> int:
     """The legal actions (none once the game is over)."""
     g = g_arr[0]
@@ -82,19 +82,19 @@ def legal(g_arr, out, args) -> int:
     return legal_actions(g, out, args[0], args[1], args[2], args[3], args[4], args[5], args[6])
 
 
-@njit(cache=True)
+@kernel
 def apply(g_arr, action, args) -> None:
     """Play ``action`` for the seat to act."""
     apply_action(g_arr[0], action, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[9])
 
 
-@njit(cache=True)
+@kernel
 def actor(g_arr) -> int:
     """The seat to act."""
     return g_arr[0].actor
 
 
-@njit(cache=True)
+@kernel
 def _brawler(g_arr, args) -> int:
     tiles, pool, robots, setup_tab, cells, nbr, opts, base, work, log, scores, buf, w, bparams, moves = args
     g = g_arr[0]
@@ -105,7 +105,7 @@ def _brawler(g_arr, args) -> int:
                             nbr, opts, base, work, log, scores, buf, w, b1(False))
 
 
-@njit(cache=True)
+@kernel
 def rollout(g_arr, depth, args) -> None:
     """Every seat plays the brawler for at most ``depth`` decisions."""
     g = g_arr[0]
@@ -118,7 +118,7 @@ def rollout(g_arr, depth, args) -> None:
         steps += 1
 
 
-@njit(cache=True)
+@kernel
 def evaluate(g_arr, values, args) -> None:
     """The win blended with the trophy margin once over; else a softmax of the brawler's evaluation."""
     g = g_arr[0]
@@ -138,7 +138,7 @@ def evaluate(g_arr, values, args) -> None:
     margin_values(score, n, TROPHY_SPREAD, values)
 
 
-@njit(cache=True)
+@kernel
 def prior(g_arr, legal_buf, n, out, args) -> None:
     """1 for the brawler's choice, PRIOR_OTHERS for every other move."""
     g = g_arr[0]
@@ -149,7 +149,7 @@ def prior(g_arr, legal_buf, n, out, args) -> None:
     favour(legal_buf, n, pick, PRIOR_OTHERS, out)
 
 
-@njit(cache=True)
+@kernel
 def search_action(params, s_arr, legal_buf, n_legal, tiles, pool, robots, setup_tab, cells, nbr, opts,
                   stats) -> int:
     """The ISMCTS player's action for the seat to act (its key comes from the seat's own stream)."""

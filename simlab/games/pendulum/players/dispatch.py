@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.games.pendulum.codes import (
     MAX_ACTIONS,
 )
@@ -17,7 +17,7 @@ from simlab.games.pendulum.rules import new_log
 from simlab.games.pendulum.state import STATE_DTYPE
 
 
-@njit(cache=True)
+@kernel
 def choose_action(kind: int, params, s_arr, legal, n_legal: int, tables) -> int:
     """The action of built-in player ``kind`` for the seat to act (``s.actor``) in ``s_arr[0]``."""
     if n_legal <= 1:

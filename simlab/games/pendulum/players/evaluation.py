@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from numba import njit
-
+from simlab.core.jit import kernel
 from simlab.games.pendulum.codes import (
     AG_AUTOMA1,
     AG_NEUTRAL,
@@ -77,7 +76,7 @@ from simlab.games.pendulum.tables import (
 )
 
 
-@njit(cache=True)
+@kernel
 def prepare(s, t, p: int, w, ctx) -> None:
     """Fill the context ``ctx`` (C_*) of seat p in position s: marginal VP values, caps, the best province,
     the best space a free worker could reach."""
@@ -146,7 +145,7 @@ def prepare(s, t, p: int, w, ctx) -> None:
     ctx[C_BESTG] = w[W_WAIT] * bg
 
 
-@njit(cache=True)
+@kernel
 def potentials(s, t, p: int, ctx, w) -> float:
     """What seat p's workers are worth where they stand (see the module docstring). The workers that can act
     now, then those waiting for their timer, draw on one budget: a space whose cost the cubes left after
@@ -185,7 +184,7 @@ def potentials(s, t, p: int, ctx, w) -> float:
     return total
 
 
-@njit(cache=True)
+@kernel
 def _req_progress(s, t, p: int, e: int, with_votes: bool) -> float:
     """Share (0..1) of requirement e (resources, wild, votes) seat p holds."""
     need = 0
@@ -212,7 +211,7 @@ def _req_progress(s, t, p: int, e: int, with_votes: bool) -> float:
     return 1.0 - short / need
 
 
-@njit(cache=True)
+@kernel
 def _ach_progress(s, t, p: int) -> float:
     """Share (0..1) of the current achievement's requirement seat p holds (resources, wild, votes)."""
     if s.ach_card < 0:
@@ -220,7 +219,7 @@ def _ach_progress(s, t, p: int) -> float:
     return _req_progress(s, t, p, t.ach[s.ach_card, 0], True)
 
 
-@njit(cache=True)
+@kernel
 def _next_ach_progress(s, t, p: int) -> float:
     """The mean over the achievements still in the deck (one of them comes next) of the squared share of its
     resource requirement seat p holds (votes aside: they are discarded at council)."""
@@ -234,7 +233,7 @@ def _next_ach_progress(s, t, p: int) -> float:
     return tot / n
 
 
-@njit(cache=True)
+@kernel
 def _lead_share(s, t, p: int) -> float:
     """1 when seat p's votes lead every other agent's (expected) votes, else 0.4 plus 0.6 times its share of
     the leader's votes (one more vote always helps)."""
@@ -257,7 +256,7 @@ def _lead_share(s, t, p: int) -> float:
     return 0.4 + 0.6 * mine / (top + 1.0)
 
 
-@njit(cache=True)
+@kernel
 def legendary_prospect(s, t, p: int) -> float:
     """How close seat p is to its legendary VP (0..1, squared so that the last cubes count most): the share
     of the achievement's requirement it holds while the token lies there; before the next token comes, 0.6
@@ -280,7 +279,7 @@ def legendary_prospect(s, t, p: int) -> float:
     return best
 
 
-@njit(cache=True)
+@kernel
 def static_value(g, t, p: int, w, ctx) -> float:
     """Everything of ``evaluate`` but the workers' potentials (``ctx`` must be ``prepare``d)."""
     pf = int(t.opts[OPT_PARCHMENT_FIRST])
@@ -318,7 +317,7 @@ def static_value(g, t, p: int, w, ctx) -> float:
     return v
 
 
-@njit(cache=True)
+@kernel
 def evaluate(g, t, p: int, w, ctx) -> float:
     """The heuristics' score of position ``g`` for seat p (weights ``w``; ``ctx`` is filled here)."""
     if g.over:

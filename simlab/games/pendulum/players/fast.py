@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.games.pendulum.codes import (
     A_ACTION,
     A_CLAIM,
@@ -92,7 +93,7 @@ def _pending_top(s) -> int:
     return s.pend_kind[s.n_pend - 1]
 
 
-@njit(cache=True)
+@kernel
 def fast_score(s, t, p: int, a: int, base_pot: float, ctx, w) -> float:
     """The value of action a for seat p scored directly from the position (no copy of it): what the fast policy
     of the playouts maximises (0 = passing). ``ctx`` must be ``prepare``d for (s, p) and ``base_pot`` be
@@ -210,7 +211,7 @@ def fast_score(s, t, p: int, a: int, base_pot: float, ctx, w) -> float:
     return space_value(s, t, p, a - A_SPACE, ctx, w)
 
 
-@njit(cache=True)
+@kernel
 def fast_action(g, t, legal, n_legal: int, w, ctx) -> int:
     """The fast policy: the legal action with the best ``fast_score`` (the first of equals); the pass when
     nothing beats passing by more than W_PASS."""
@@ -238,7 +239,7 @@ def fast_action(g, t, legal, n_legal: int, w, ctx) -> int:
     return legal[best]
 
 
-@njit(cache=True)
+@kernel
 def settle_fast(g_arr, t, p: int, w, ctx, legal2, log) -> None:
     """Resolve with the fast policy (``fast_action``) the decisions of seat p that follow at once in the copy
     (the pending stack, the solo re-placement after a lift)."""

@@ -3,8 +3,7 @@ with, from its parameter vector."""
 
 from __future__ import annotations
 
-from numba import njit
-
+from simlab.core.jit import kernel
 from simlab.games.pendulum.players.registry import KIND_BALANCER, KIND_BALANCER_V1, KIND_PRODUCER, KIND_VOTER, V1_OFFSET
 from simlab.games.pendulum.players.weights import (
     W_ACH,
@@ -34,7 +33,7 @@ from simlab.games.pendulum.players.weights import (
 )
 
 
-@njit(cache=True)
+@kernel
 def heuristic_weights(kind: int, params, w) -> None:
     """Fill the evaluation weights ``w`` (length N_W) of heuristic ``kind`` from its parameters."""
     w[W_TRACK] = 1.0

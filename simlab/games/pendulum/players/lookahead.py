@@ -4,8 +4,8 @@ by the static scorer, the best few played out."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.games.pendulum.codes import (
     A_PASS,
     MAX_ACTIONS,
@@ -33,7 +33,7 @@ from simlab.games.pendulum.state import STREAM_SEAT0
 LOOKAHEAD = MAX_ACTIONS
 
 
-@njit(cache=True)
+@kernel
 def score_actions_fast(s_arr, t, legal, n_legal: int, w, scores, base, work, legal2, ctx, bctx, log, fs, chosen,
                        look: int) -> float:
     """Score the legal actions of the seat to act like ``score_actions``, at a fraction of its cost: moves
@@ -90,7 +90,7 @@ def score_actions_fast(s_arr, t, legal, n_legal: int, w, scores, base, work, leg
     return base_v
 
 
-@njit(cache=True)
+@kernel
 def heuristic_action(kind: int, params, s_arr, legal, n_legal: int, t, w, scores, base, work, work2, legal2, ctx,
                      bctx, log, fs, chosen) -> int:
     """The action of a one-ply heuristic (track_balancer, producer, voter) in any phase: in the real-time

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.core.rng import below
 from simlab.games.pendulum.codes import (
     A_ACTION,
@@ -32,7 +33,7 @@ def _is_move(a: int) -> bool:
     return A_MOVE <= a < A_ACTION
 
 
-@njit(cache=True)
+@kernel
 def _move_score(s, t, p: int, a: int, base_v: float, base_pot: float, ctx, w) -> float:
     """The one-ply value of ``A_MOVE`` a computed directly: the position's value with the workers' potentials
     recomputed with the worker at its destination (``s`` is a scratch copy: changed and restored)."""
@@ -52,7 +53,7 @@ def _move_score(s, t, p: int, a: int, base_v: float, base_pot: float, ctx, w) ->
     return base_v - base_pot + pot
 
 
-@njit(cache=True)
+@kernel
 def _trigger_penalty(s, t, a: int, w) -> float:
     """Solo: taking a card off the Automa deck while purple has run out and is unflipped risks an Automa purple
     flip (a time marker to its board, the legendary token gone at flip 2): a worker out of a bottom box
@@ -69,7 +70,7 @@ def _trigger_penalty(s, t, a: int, w) -> float:
     return 0.0
 
 
-@njit(cache=True)
+@kernel
 def pick_best(s, legal, n_legal: int, scores, base_v: float, pass_below: float) -> int:
     """The best-scored action (ties at random from the seat's stream); the pass when it is legal and nothing
     beats the position as it is by more than ``pass_below``."""

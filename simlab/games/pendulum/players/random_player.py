@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from numba import njit
-
+from simlab.core.jit import kernel
 from simlab.core.rng import below, unit
 from simlab.games.pendulum.codes import (
     A_PASS,
@@ -12,7 +11,7 @@ from simlab.games.pendulum.players.rng import next_u64
 from simlab.games.pendulum.state import STREAM_SEAT0
 
 
-@njit(cache=True)
+@kernel
 def random_action(params, s_arr, legal, n_legal: int) -> int:
     """Uniform over the legal actions; the pass with probability ``params[0]`` where it is legal."""
     s = s_arr[0]

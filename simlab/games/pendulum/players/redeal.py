@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.core.rng import below, derive_key
 from simlab.games.pendulum.players.rng import next_u64
 from simlab.games.pendulum.state import N_STREAMS, STREAM_SEAT0
@@ -14,7 +14,7 @@ from simlab.games.pendulum.tables import (
 )
 
 
-@njit(cache=True)
+@kernel
 def rekey(g, seed: np.uint64) -> None:
     """Give every random stream of the copy ``g`` a fresh key derived from ``seed``."""
     for k in range(N_STREAMS):
@@ -22,7 +22,7 @@ def rekey(g, seed: np.uint64) -> None:
         g.rng_ctr[k] = 0
 
 
-@njit(cache=True)
+@kernel
 def _sort_shuffle(g, arr, n: int, stream: int) -> None:
     """Sort ``arr[:n]`` (forgetting its order), then Fisher-Yates it with g's stream."""
     for i in range(1, n):  # insertion sort: n <= 64
@@ -39,7 +39,7 @@ def _sort_shuffle(g, arr, n: int, stream: int) -> None:
         arr[j] = x
 
 
-@njit(cache=True)
+@kernel
 def determinize(g, t, p: int, seed: np.uint64) -> None:
     """Re-deal, in the copy ``g``, what seat p cannot see, from streams keyed by ``seed``.
 

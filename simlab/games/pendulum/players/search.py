@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.games.pendulum.codes import (
     A_PASS,
     MAX_ACTIONS,
@@ -24,7 +24,7 @@ from simlab.games.pendulum.rules import apply_action, legal_actions
 from simlab.games.pendulum.state import STATE_DTYPE, STREAM_SEAT0
 
 
-@njit(cache=True)
+@kernel
 def playout(g_arr, t, stop_round: int, legal, w, ctx, log, max_steps: int) -> int:
     """Play the copy with the fast policy for every seat until round ``stop_round`` begins (the council
     before it done) or the game ends; returns the number of actions played."""
@@ -39,7 +39,7 @@ def playout(g_arr, t, stop_round: int, legal, w, ctx, log, max_steps: int) -> in
     return max_steps
 
 
-@njit(cache=True)
+@kernel
 def search_action(params, s_arr, legal, n_legal: int, t, w, scores, base, work, work2, legal2, ctx, bctx,
                   log) -> int:
     """Determinized Monte Carlo over the base heuristic's best candidates (see BUILTIN_PLAYERS['search'])."""

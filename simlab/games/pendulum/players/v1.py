@@ -3,8 +3,7 @@ on a (determinized) copy, the seat's follow-up decisions settled one-ply."""
 
 from __future__ import annotations
 
-from numba import njit
-
+from simlab.core.jit import kernel
 from simlab.games.pendulum.codes import (
     A_PASS,
     A_REFILL,
@@ -20,7 +19,7 @@ from simlab.games.pendulum.rules import apply_action, legal_actions
 from simlab.games.pendulum.state import STREAM_SEAT0
 
 
-@njit(cache=True)
+@kernel
 def settle(g_arr, t, p: int, w, ctx, legal2, work2, log) -> None:
     """Resolve greedily, one-ply, the decisions of seat p that follow at once in the copy (the pending stack,
     the solo re-placement after a lift)."""
@@ -47,7 +46,7 @@ def settle(g_arr, t, p: int, w, ctx, legal2, work2, log) -> None:
         apply_action(g, t, best, log)
 
 
-@njit(cache=True)
+@kernel
 def score_actions(s_arr, t, legal, n_legal: int, w, scores, base, work, work2, legal2, ctx, bctx, log,
                   resample: bool) -> float:
     """Score every legal action of the seat to act (``scores[i]`` for ``legal[i]``): moves directly, the rest

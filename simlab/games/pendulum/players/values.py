@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from simlab.core.jit import kernel
 from simlab.games.pendulum import workers
 from simlab.games.pendulum.codes import (
     AG_AUTOMA1,
@@ -102,7 +103,7 @@ def _marginal(ctx, w, r: int, n: int) -> float:
     return ctx[C_HI0 + r] if n < RES_FIRST[r] else w[W_RES]
 
 
-@njit(cache=True)
+@kernel
 def _holds(t, e: int, h0: int, h1: int, h2: int, votes: int, s, p: int) -> bool:
     """Whether holdings (h0, h1, h2) and the seat's votes and tracks pay effect e's first alternative."""
     if e <= 0:
@@ -122,7 +123,7 @@ def _holds(t, e: int, h0: int, h1: int, h2: int, votes: int, s, p: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@kernel
 def _pay(t, e: int, ctx, w, h0: int, h1: int, h2: int):
     """What paying effect e's first alternative costs from holdings (h0, h1, h2), in evaluation units, and the
     holdings left: (value, h0, h1, h2). The wild part takes the cheapest cubes; a missing cube counts at the
@@ -171,7 +172,7 @@ def _pay(t, e: int, ctx, w, h0: int, h1: int, h2: int):
     return v, h0, h1, h2
 
 
-@njit(cache=True)
+@kernel
 def _workers_in_play(s, p: int) -> int:
     n = 0
     for w in range(MAX_WORKERS):
@@ -180,7 +181,7 @@ def _workers_in_play(s, p: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def _reserve_common(s, p: int) -> bool:
     for w in range(MAX_WORKERS):  # noqa: SIM110 (numba: no generators)
         if s.w_place[p, w] == W_RESERVE and s.w_grande[p, w] == 0:
@@ -188,7 +189,7 @@ def _reserve_common(s, p: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@kernel
 def _grandes(s, p: int) -> int:
     n = 0
     for w in range(MAX_WORKERS):
@@ -197,7 +198,7 @@ def _grandes(s, p: int) -> int:
     return n
 
 
-@njit(cache=True)
+@kernel
 def _gain_res(ctx, w, r: int, n: int, h: int):
     """(value, new holding) of gaining n cubes of resource r on top of h (capped)."""
     room = int(ctx[C_CAP0 + r]) - h
@@ -208,7 +209,7 @@ def _gain_res(ctx, w, r: int, n: int, h: int):
     return res_value(ctx, w, r, h + n) - res_value(ctx, w, r, h), h + n
 
 
-@njit(cache=True)
+@kernel
 def _gain_leaf(s, t, p: int, e: int, alt: int, ctx, w, h0: int, h1: int, h2: int):
     """What gaining alternative ``alt`` of effect e is worth to seat p on top of holdings (h0, h1, h2),
     production and the pick-up special aside: (value, h0, h1, h2)."""
@@ -263,7 +264,7 @@ def _gain_leaf(s, t, p: int, e: int, alt: int, ctx, w, h0: int, h1: int, h2: int
     return v, h0, h1, h2
 
 
-@njit(cache=True)
+@kernel
 def _production_value(s, t, p: int, m: int, ctx, w, h0: int, h1: int, h2: int):
     """Seat p's production of mat slot m (the character's yield plus every tucked province's edge) on top of
     holdings (h0, h1, h2): (value, h0, h1, h2)."""
@@ -274,7 +275,7 @@ def _production_value(s, t, p: int, m: int, ctx, w, h0: int, h1: int, h2: int):
     return v, h0, h1, h2
 
 
-@njit(cache=True)
+@kernel
 def _gain_mid(s, t, p: int, e: int, alt: int, ctx, w, h0: int, h1: int, h2: int):
     """``_gain_leaf`` plus production: (value, h0, h1, h2)."""
     v, h0, h1, h2 = _gain_leaf(s, t, p, e, alt, ctx, w, h0, h1, h2)
@@ -287,7 +288,7 @@ def _gain_mid(s, t, p: int, e: int, alt: int, ctx, w, h0: int, h1: int, h2: int)
     return v, h0, h1, h2
 
 
-@njit(cache=True)
+@kernel
 def _strat_value(s, t, p: int, i: int, ctx, w) -> float:
     """What playing stratagem i would gain now (its best alternative; a pick-up special counts nothing
     here), less its cost (halved when it cannot be paid now)."""
@@ -309,7 +310,7 @@ def _strat_value(s, t, p: int, i: int, ctx, w) -> float:
     return v if ok else 0.5 * v
 
 
-@njit(cache=True)
+@kernel
 def _retrieve_value(s, t, p: int, ctx, w) -> float:
     """A retrieve: a stuck worker (bottom box of a timed row) freed at once."""
     v = 0.0
@@ -323,7 +324,7 @@ def _retrieve_value(s, t, p: int, ctx, w) -> float:
     return v
 
 
-@njit(cache=True)
+@kernel
 def _discard_value(s, t, p: int, ctx, w) -> float:
     """Hand value the discarded stratagems would have back in hand (pick up)."""
     v = 0.0
@@ -335,7 +336,7 @@ def _discard_value(s, t, p: int, ctx, w) -> float:
     return v
 
 
-@njit(cache=True)
+@kernel
 def gain_value(s, t, p: int, e: int, alt: int, ctx, w, h0: int, h1: int, h2: int) -> float:
     """What gaining alternative ``alt`` of effect e is worth to seat p on top of holdings (h0, h1, h2):
     resources (capped, concave), votes, VP at the tracks' marginal values, the legendary, production (the
@@ -347,7 +348,7 @@ def gain_value(s, t, p: int, e: int, alt: int, ctx, w, h0: int, h1: int, h2: int
     return v
 
 
-@njit(cache=True)
+@kernel
 def best_gain_value(s, t, p: int, e: int, ctx, w) -> float:
     """The best alternative of effect e on top of what the seat holds."""
     best = NEG
@@ -358,7 +359,7 @@ def best_gain_value(s, t, p: int, e: int, ctx, w) -> float:
     return best if best > NEG else 0.0
 
 
-@njit(cache=True)
+@kernel
 def space_value_from(s, t, p: int, d: int, ctx, w, h0: int, h1: int, h2: int):
     """Seat p's value of one action in space d from holdings (h0, h1, h2): its best reward less its cost
     (a quarter when the cost cannot be paid from them), never below 0; and whether it can be paid."""
@@ -381,14 +382,14 @@ def space_value_from(s, t, p: int, d: int, ctx, w, h0: int, h1: int, h2: int):
     return best, ok
 
 
-@njit(cache=True)
+@kernel
 def space_value(s, t, p: int, d: int, ctx, w) -> float:
     """Seat p's value of one action in space d from what it holds (``space_value_from``)."""
     v, _ = space_value_from(s, t, p, d, ctx, w, s.res[p, 0], s.res[p, 1], s.res[p, 2])
     return v
 
 
-@njit(cache=True)
+@kernel
 def _province_value(s, t, p: int, card: int, m: int, kept: bool, ctx, w) -> float:
     """A province under mat slot m: W_PROV (kept past council) plus its edge's yield times the productions to
     come (half a production when it is over the slot limit and will be trimmed)."""
@@ -398,12 +399,12 @@ def _province_value(s, t, p: int, card: int, m: int, kept: bool, ctx, w) -> floa
     return 0.5 * edge
 
 
-@njit(cache=True)
+@kernel
 def _slot_limit(s, t, p: int) -> int:
     return int(t.opts[OPT_PROV_LIMIT_MAX3]) if s.max3[p] else int(t.opts[OPT_PROV_LIMIT])
 
 
-@njit(cache=True)
+@kernel
 def _automa_votes_estimate(s, t, a: int) -> float:
     """Solo: the votes Automa a is expected to bring to this round's council (its revealed cards, about 1.1 a
     card for those still to come, the scoring card's bonus, the time markers on its board; 0..20)."""
@@ -417,7 +418,7 @@ def _automa_votes_estimate(s, t, a: int) -> float:
     return min(max(v, 0.0), 20.0)
 
 
-@njit(cache=True)
+@kernel
 def _rank_bonus(s, t, p: int, votes: int) -> int:
     """The council bonus VP seat p's votes point at now (rank among the agents by votes, ties lost)."""
     ahead = 0
@@ -438,7 +439,7 @@ def _rank_bonus(s, t, p: int, votes: int) -> int:
     return t.priv_bonus[ahead]
 
 
-@njit(cache=True)
+@kernel
 def _common_may_enter(s, t, p: int, d: int) -> bool:
     """A common of seat p may enter space d's top frame (blocking only: ``workers.can_enter``)."""
     for w in range(MAX_WORKERS):

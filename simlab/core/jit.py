@@ -1,13 +1,16 @@
-"""The decorator of Pendulum's rules kernels: ``@kernel`` is ``@njit(cache=True)`` with one compiled version each.
+"""The decorator of the games' compiled kernels: ``@kernel`` is ``@njit(cache=True)`` with one compiled version each.
 
 numba compiles a kernel once per distinct tuple of argument types at its call sites, and a constant argument is
 typed by its value (``Literal[int](3)``): ``push_pending(s, p, PD_GLORY, 1, k)`` and ``push_pending(s, p, PD_ALT,
 1, e)`` were two versions, and a seat index read from the state (int32) or counted in a loop (int64) two more.
-The Pendulum kernels had about 460 such versions for 280 functions, and a new user's first batch waited minutes
-for them (issue 24). A kernel made with ``@kernel`` types every integer argument of a call from compiled code as
-int64 (a literal, a narrower or an unsigned integer alike; uint64 stays, booleans become plain bool): the call
-converts its arguments, which changes no value (an int32 or a uint8 fits an int64, and numba computes integer
-arithmetic in int64 anyway), and the kernel is compiled once and cached like any other.
+Pendulum's kernels had about 460 such versions for 280 functions, Smartphone's ``emit`` alone 51, and a new
+user's first batch waited minutes for them (issue 24).
+
+A kernel made with ``@kernel`` types every integer argument of a call from compiled code as int64 (a literal, a
+narrower or an unsigned integer alike; uint64 stays, booleans become plain bool): the call converts its
+arguments, which changes no value (an int32 or a uint8 fits an int64, and numba computes integer arithmetic in
+int64 anyway), and the kernel is compiled once and cached like any other. Every compiled function of a built-in
+game is made with it, inlined, or compiled for one explicit signature (``tests/core/test_jit.py``).
 
 Calls from Python are typed as numba always does (a Python int is an int64 already). Small helpers that numba
 inlines (``@njit(cache=True, inline="always")``) are never compiled on their own and keep that decorator.
