@@ -38,6 +38,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from small_reports import small_report as _small_report
 
 # The suite compiles every game's kernels from cold in a fresh clone (most of its time). It compiles them with
 # LLVM at -O1 instead of numba's default -O3 (16% less compile CPU for Sentient's players, the same run time:
@@ -84,6 +85,12 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
             return work_unit(nodeid)
 
     return GameScheduling(config, log)
+
+
+@pytest.fixture(scope="session")
+def small_report(request: pytest.FixtureRequest):
+    """``small_report(name)``: the report folder of a small page built once per session (``tests/small_reports.py``)."""
+    return lambda name: _small_report(request.config, name)
 
 
 _LOCKS: dict[str, int] = {}

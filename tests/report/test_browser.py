@@ -3,9 +3,9 @@ than the page, no console error; a full-page screenshot of each is kept under
 ``test-artifacts/browser/`` (the path is printed; run pytest with ``-s`` to see it).
 
 The reports checked are the published ones in ``reports/`` as committed (not the reports a
-user builds there), and a report freshly
-built by each of simlab's notebooks on a small run (so a change to a notebook or to the exporter
-is caught before it is published). The network is blocked in the browser: a report must read
+user builds there; one page per notebook), and a report freshly built by each of simlab's study notebooks
+on a small run (``tests/small_reports.py``: a change to a notebook or to the exporter is caught before it is
+published). The network is blocked in the browser: a report must read
 the same offline. Without Chromium the tests skip; ``.ci/run`` installs Debian's ``chromium``.
 """
 
@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from browser import BrowserError, find_chromium, inspect_page
+from small_reports import NAMES as SMALL_REPORTS
 
 from simlab.report.publish import published_studies
 
@@ -46,24 +47,6 @@ def _one_per_notebook(names: list[str]) -> list[str]:
 PUBLISHED = _one_per_notebook([name for name in published_studies(ROOT)
                                if (ROOT / "reports" / name / "index.html").is_file()])
 
-# One small run per notebook: the shape of its study, a few hundred games.
-SMALL = {
-    "sentient_strategies": {
-        "game": "sentient", "seed": 4, "games": 400, "shard_size": 400, "workers": 1,
-        "report": "sentient_strategies.ipynb",
-        "players": {"pool": ["random", "greedy", "investor"], "n_players": [2, 3], "rotation": "cyclic"}},
-    "sentient_card_ev": {
-        "game": "sentient", "seed": 2, "games": 600, "shard_size": 600, "workers": 1, "record": ["takes"],
-        "report": "sentient_card_ev.ipynb", "ablation": {"cards": [30, 40, 59]},
-        "players": {"pool": ["investor", "specialist"], "repeat": True, "n_players": [2, 3], "rotation": "cyclic"}},
-    "smartphone_start_position": {
-        "game": "smartphone", "seed": 5, "games": 750, "shard_size": 750, "workers": 1,
-        "report": "smartphone_start_position.ipynb", "options": {"colour_assignment": "random"},
-        "players": {"pool": ["greedy", "price_cutter", "tech_rusher", "expansionist", "greedy(upgrade=5)"],
-                    "n_players": [2, 3, 4, 5], "match": "round_robin", "rotation": "cyclic"}},
-}
-
-
 def _check(page: Path, name: str) -> None:
     shot = ARTIFACTS / f"{name}.png"
     report = inspect_page(page, screenshot=shot)
@@ -79,16 +62,9 @@ def test_published_report_in_a_browser(name):
     _check(ROOT / "reports" / name / "index.html", f"published-{name}")
 
 
-@pytest.mark.parametrize("name", sorted(SMALL))
-def test_fresh_report_in_a_browser(name, tmp_path):
-    from simlab.report import report_run
-    from simlab.runner.run import run_experiment
-    from simlab.runner.spec import parse_spec
-
-    spec = parse_spec({"name": f"{name}_small", **SMALL[name]})
-    run = run_experiment(spec, tmp_path / "run", show_progress=False).path
-    index = report_run(run, tmp_path / "report")
-    _check(index, f"fresh-{name}")
+@pytest.mark.parametrize("name", SMALL_REPORTS)
+def test_fresh_report_in_a_browser(name, small_report):
+    _check(small_report(name) / "index.html", f"fresh-{name}")
 
 
 def test_the_checks_catch_what_they_should(tmp_path):

@@ -1,61 +1,30 @@
 """Reports read as reports: code hidden unless asked for, tables as text with intervals, figures with alt text.
 
-Each notebook is executed once on a small run (a tiny Sentient run, a small ablation run, a
-fabricated Smartphone Inc. run) and its page rendered both ways; the table and figure helpers
-are unit-tested on their own.
+Each notebook's page on a small run (a tiny Sentient run, a small ablation run, a fabricated Smartphone Inc.
+run: ``tests/small_reports.py``, built once per session) is checked, and rendered with its code shown; the table
+and figure helpers are unit-tested on their own.
 """
 
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 
 import nbformat
 import polars as pl
 import pytest
 
-from simlab.report import report_run
-from simlab.report.build import NOTEBOOKS, render_html
+from simlab.report.build import render_html
 from simlab.report.figures import named_colour, palette
 from simlab.report.tables import digits_for, estimate_cell, formatted, pvalue, rests_on_text, wide_estimates
-from simlab.runner.run import run_experiment
-from simlab.runner.spec import parse_spec
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "study"))
-from study_helpers import fabricate_run
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-SPECS = {
-    "sentient_strategies.ipynb": {"name": "tiny_strategies", "game": "sentient", "seed": 4, "games": 400,
-                                  "shard_size": 400, "workers": 1, "report": "sentient_strategies.ipynb",
-                                  "players": {"pool": ["random", "greedy", "investor"], "n_players": [2, 3],
-                                              "rotation": "cyclic"}},
-    "sentient_card_ev.ipynb": {"name": "tiny_ablation", "game": "sentient", "seed": 2, "games": 600,
-                               "shard_size": 600, "workers": 1, "record": ["takes"],
-                               "report": "sentient_card_ev.ipynb",
-                               "players": {"pool": ["investor", "specialist"], "repeat": True, "n_players": [2, 3],
-                                           "rotation": "cyclic"}, "ablation": {"cards": [30, 40, 59]}},
-}
 
-
-def _notebooks_state() -> dict[str, float]:
-    return {p.name: p.stat().st_mtime_ns for p in NOTEBOOKS.iterdir()}
-
-
-@pytest.fixture(scope="module", params=[*SPECS, "smartphone_start_position.ipynb"])
-def rendered(request, tmp_path_factory):
+@pytest.fixture(scope="module", params=["sentient_strategies", "sentient_card_ev", "smartphone_start_position"])
+def rendered(request, small_report):
     """(notebook name, executed notebook, page with hidden code) for each report notebook on a small run."""
-    tmp = tmp_path_factory.mktemp(request.param.split(".")[0])
-    if request.param in SPECS:
-        run = run_experiment(parse_spec(SPECS[request.param]), tmp / "run", show_progress=False).path
-    else:
-        run = fabricate_run(tmp / "run", deals=3, bonus=4.0, variants={"usa_even": 0.0})
-    before = _notebooks_state()
-    index = report_run(run, tmp / "report")
-    assert _notebooks_state() == before, "executing a report wrote into notebooks/"
-    return request.param, nbformat.read(tmp / "report" / "notebook.ipynb", as_version=4), index.read_text()
+    report = small_report(request.param)
+    return request.param, nbformat.read(report / "notebook.ipynb", as_version=4), (report / "index.html").read_text()
 
 
 def _body(page: str) -> str:

@@ -56,18 +56,12 @@ def test_simlab_report_writes_a_complete_page(tmp_path, monkeypatch):
     assert (tmp_path / "out3" / "index.html").is_file()
 
 
-def test_card_ev_notebook_on_a_small_ablation_run(tmp_path):
-    spec = parse_spec({"name": "ablation_tiny", "game": "sentient", "seed": 2, "games": 600, "shard_size": 600,
-                       "workers": 1, "record": ["takes"], "report": "sentient_card_ev.ipynb",
-                       "players": {"pool": ["investor", "specialist"], "repeat": True, "n_players": [2, 3],
-                                   "rotation": "cyclic"},
-                       "ablation": {"cards": [30, 40, 59]}})
-    run = run_experiment(spec, tmp_path / "run", show_progress=False).path
-    index = report_run(run, tmp_path / "report")
-    page = index.read_text()
+def test_card_ev_notebook_on_a_small_ablation_run(small_report):
+    report = small_report("sentient_card_ev")  # investor/specialist at 2-3 players, cards 30, 40, 59 removed
+    page = (report / "index.html").read_text()
     for section in ("Causal value", "Observational value", "By robot type", "player count", "Regression"):
         assert section in page
-    found = read_findings(tmp_path / "report")
+    found = read_findings(report)
     findings = found["headlines"] + found["more"]
     assert any("causal, paired ablation" in f for f in findings)
     assert any("correlational" in f for f in findings)

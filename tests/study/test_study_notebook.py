@@ -7,13 +7,12 @@ import re
 from pathlib import Path
 
 import pytest
-from study_helpers import fabricate_run
 from typer.testing import CliRunner
 
 from simlab.analysis.headlines import read_findings
 from simlab.core.errors import SimlabError
 from simlab.core.game import get_game
-from simlab.report.build import NOTEBOOKS, notebook_for, report_run
+from simlab.report.build import NOTEBOOKS, notebook_for
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -41,15 +40,14 @@ def test_smartphone_reports_with_the_start_position_notebook():
     assert notebook_for({"game": "smartphone", "spec": {}}) == NOTEBOOK
 
 
-def test_notebook_on_a_fabricated_run_with_variants(tmp_path):
-    run = fabricate_run(tmp_path / "run", deals=3, bonus=4.0, variants={"usa_even": 0.0})
-    index = report_run(run, tmp_path / "report")
-    page = index.read_text()
+def test_notebook_on_a_fabricated_run_with_variants(small_report):
+    report = small_report("smartphone_start_position")  # 3 fabricated deals, +4 VP for one colour, 'usa_even'
+    page = (report / "index.html").read_text()
     for section in SECTIONS:
         assert section in page
     assert page.count("data:image/png;base64") >= 5
     assert "Parameters:" not in page and "No data variants" not in page  # no notebook wiring, no empty section
-    read = read_findings(tmp_path / "report")
+    read = read_findings(report)
     findings = read["headlines"] + read["more"]
     assert 1 <= len(read["takeaway"]) <= 3 and len(read["headlines"]) == 5  # issue 23: the answer at a glance
     assert findings and all("CI" in f or "p =" in f for f in findings)
