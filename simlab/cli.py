@@ -879,16 +879,29 @@ def replay(
     game_index: Annotated[int, typer.Option("--game", help="game index in the run")],
     variant: Annotated[str, typer.Option("--variant", help="variant name")] = "base",
     trace: Annotated[Path | None, typer.Option("--trace", help="write the game as JSON lines")] = None,
+    html: Annotated[Path | None, typer.Option("--html", help="write the replay page: every step's board, from "
+                                              "each seat's view, with the log (one file, opens from disk)")] = None,
     root: Annotated[Path, typer.Option("--root", help="where runs are stored")] = Path("results"),
     trust: Annotated[bool, typer.Option("--trust", help="load player files the run names outside its project")] = False,
 ) -> None:
-    """Replay a stored game from its seed and print its log (identical to the original game)."""
+    """Replay a stored game from its seed and print its log (identical to the original game); --html writes the
+    replay page to step through it."""
     from simlab.runner.replay import replay_game
 
     def announce(line: str) -> None:
         err_console.print(line, markup=False, highlight=False)
 
-    events, lines = replay_game(run_name, game_index, variant, root, trust=trust, announce=announce)
+    if html is not None:
+        from simlab.core.game import get_game
+        from simlab.replay.page import replay_html
+        from simlab.replay.sources import replay_from_run
+
+        game = replay_from_run(run_name, game_index, variant, root, trust=trust, announce=announce)
+        _write_page(html, replay_html(game), f"replay page written to {html} ({len(game.steps)} steps)")
+        events = game.events
+        lines = get_game(game.game).log_lines(events)
+    else:
+        events, lines = replay_game(run_name, game_index, variant, root, trust=trust, announce=announce)
     for line in lines:
         typer.echo(line)
     if trace:
@@ -896,6 +909,32 @@ def replay(
 
         write_trace(trace, events)
         console.print(f"trace written to {trace} ({len(events)} events)")
+
+
+def _write_page(path: Path, page: str, message: str) -> None:
+    """Write an HTML page (its folder made), then say where; an unwritable path is one line, exit 2."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise SimlabError(f"cannot write {path}: {exc.strerror or exc}") from exc
+    err_console.print(message, markup=False, highlight=False)
+
+
+@app.command()
+def view(
+    trace: Annotated[Path, typer.Argument(metavar="TRACE", help="a trace (JSON lines) from play/replay --trace")],
+    html: Annotated[Path | None, typer.Option("--html", help="where to write the page (default: TRACE with .html)")]
+    = None,
+) -> None:
+    """The replay page of a traced game: played again from the trace's seed, players and options (it must give the
+    trace's events exactly), every step's board from each seat's view, with the log."""
+    from simlab.replay.page import replay_html
+    from simlab.replay.sources import replay_from_trace
+
+    game = replay_from_trace(trace)
+    out = html or trace.with_suffix(".html")
+    _write_page(out, replay_html(game), f"replay page written to {out} ({len(game.steps)} steps)")
 
 
 @app.command()

@@ -196,6 +196,16 @@ class Game(ABC):
     def render(self, rules: Any, state: np.ndarray, seat: int | None = None) -> str:
         """The position as text (from ``seat``'s view when given)."""
 
+    def render_svg(self, rules: Any, state: np.ndarray, seat: int | None = None) -> str:
+        """The position drawn as one self-contained ``<svg>`` element (from ``seat``'s view when given; the caller
+        passes ``hide(state, seat)`` then, so what the seat may not know is already gone).
+
+        The replay page (``simlab replay --html``, ``simlab view``) shows it at every step. A built-in game
+        draws its board (``simlab/games/<game>/svg.py``); the default is the text rendering set as SVG."""
+        from simlab.core.svg import text_board
+
+        return text_board(self.render(rules, state, seat), f"{self.name}: the position")
+
     @abstractmethod
     def trace_events(self, rules: Any, log: np.ndarray) -> list[dict[str, Any]]:
         """The event log as trace dicts (each with an ``"event"`` key)."""

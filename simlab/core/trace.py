@@ -12,8 +12,10 @@ from simlab.core.game import Game
 
 
 def game_trace(game: Game, rules: Any, record: GameRecord, players: Sequence[str], game_index: int) -> list[dict]:
-    """Every event of a recorded game, ``game_start`` first and ``final`` last."""
-    start = game.start_event(rules, record.state, list(players), game_index)
+    """Every event of a recorded game, ``game_start`` first and ``final`` last.
+
+    ``game_start`` also names the game (``simlab_game``), so a trace alone can be played again (``simlab view``)."""
+    start = {**game.start_event(rules, record.state, list(players), game_index), "simlab_game": game.name}
     return [start, *record.events, game.final_event(rules, record.state)]
 
 

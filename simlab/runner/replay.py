@@ -16,8 +16,8 @@ import numpy as np
 
 from simlab.core.driver import play_game
 from simlab.core.errors import SimlabError
-from simlab.core.game import get_game
-from simlab.core.player import parse_player_spec, resolve_player, stored_name
+from simlab.core.game import Game, get_game
+from simlab.core.player import ResolvedPlayer, parse_player_spec, resolve_player, stored_name
 from simlab.core.trace import game_trace
 from simlab.runner.folders import manifest, resolve_run
 from simlab.runner.plan import Plan
@@ -45,10 +45,23 @@ def _absolute_spec(text: str, path: Path) -> str:
     return f"{path}:{parsed.name}" + (f"({args}" if args else "")
 
 
-def replay_game(run: str | Path, game_index: int, variant: str = "base", root: str | Path = "results",
-                trust: bool = False, announce: Callable[[str], None] | None = None,
-                ) -> tuple[list[dict[str, Any]], list[str]]:
-    """The trace events and the readable log of one stored game.
+@dataclasses.dataclass
+class StoredGame:
+    """What it takes to play one stored game again: the game, its ruleset, players, seed and seat labels."""
+
+    game: Game
+    rules: Any
+    players: list[ResolvedPlayer]
+    seed: int
+    seats: list[str]
+    game_index: int
+    run: Path
+    variant: str
+
+
+def stored_game(run: str | Path, game_index: int, variant: str = "base", root: str | Path = "results",
+                trust: bool = False, announce: Callable[[str], None] | None = None) -> StoredGame:
+    """The game, ruleset, players and seed of game ``game_index`` of a stored run (variant ``variant``).
 
     ``announce`` is told each player file that will run; a file outside the run's project is
     refused (:class:`simlab.runner.project.TrustError`) unless ``trust``.
@@ -97,6 +110,14 @@ def replay_game(run: str | Path, game_index: int, variant: str = "base", root: s
             player = dataclasses.replace(player, label=labels[s])
         players_resolved.append(player)
     seats = [labels.get(s, s) for s in table.seats]
-    record = play_game(game, rules, players_resolved, seed, record_events=True)
-    events = game_trace(game, rules, record, seats, game_index)
-    return events, game.log_lines(events)
+    return StoredGame(game, rules, players_resolved, seed, seats, game_index, path, variant)
+
+
+def replay_game(run: str | Path, game_index: int, variant: str = "base", root: str | Path = "results",
+                trust: bool = False, announce: Callable[[str], None] | None = None,
+                ) -> tuple[list[dict[str, Any]], list[str]]:
+    """The trace events and the readable log of one stored game (see :func:`stored_game` for the arguments)."""
+    g = stored_game(run, game_index, variant, root, trust, announce)
+    record = play_game(g.game, g.rules, g.players, g.seed, record_events=True)
+    events = game_trace(g.game, g.rules, record, g.seats, g.game_index)
+    return events, g.game.log_lines(events)

@@ -322,3 +322,23 @@ def test_every_game_plays_the_shared_search(game):
     lineup = [f"{name}(iterations=4)"] + ["random"] * (n - 1)
     first, again = (play_batch(game, lineup, 2, seed=21) for _ in range(2))
     assert first.games.equals(again.games) and first.seats.equals(again.seats)
+
+
+def test_every_step_of_a_game_is_drawn_as_svg_from_every_view(game):
+    """The replay page's contract (``Game.render_svg``): every step of a random game, from the referee's view and
+    each seat's (``hide`` first), is one well-formed ``<svg>`` with a viewBox; the steps' log lines make the
+    game's whole log."""
+    from xml.etree import ElementTree
+
+    from simlab.replay.steps import record_replay
+
+    for n in _player_counts(game):
+        rules = game.ruleset(n)
+        lineup = _random_lineup(game, n)
+        replay = record_replay(game, rules, resolve_players(game, lineup), game.game_seed(11, n), lineup)
+        assert [line for s in replay.steps for line in s.log] == game.log_lines(replay.events)
+        for step in replay.steps:
+            assert len(step.boards) == n + 1
+            for view, svg in enumerate(step.boards):
+                root = ElementTree.fromstring(svg)
+                assert root.tag.endswith("svg") and root.get("viewBox"), (game.name, n, step.index, view)

@@ -7,8 +7,8 @@ The layers, lowest first (a module may import its own layer and the ones below):
    imports another), the statistics, the human player;
 2. ``simlab.runner`` — specs, plans, shards, the store, run folders, notebooks and trust;
 3. ``simlab.results``, ``simlab.play`` — stored runs read back, games played from the command line;
-4. ``simlab.ladder``, ``simlab.bench``, ``simlab.compare``, ``simlab.strong_play`` — tools built on playing and
-   results;
+4. ``simlab.ladder``, ``simlab.bench``, ``simlab.compare``, ``simlab.strong_play``, ``simlab.replay`` — tools built
+   on playing and results;
 5. ``simlab.tune`` — data search (below the reports: a tune page reads a tune, a tune never reads a page);
 6. ``simlab.report`` — notebooks executed and pages written;
 7. ``simlab.cli`` and the package itself (``simlab``) — the command line and the public API.
@@ -33,7 +33,7 @@ LAYERS = {
     "simlab.games": 1, "simlab.analysis": 1, "simlab.players": 1,
     "simlab.runner": 2,
     "simlab.results": 3, "simlab.play": 3,
-    "simlab.ladder": 4, "simlab.bench": 4, "simlab.compare": 4, "simlab.strong_play": 4,
+    "simlab.ladder": 4, "simlab.bench": 4, "simlab.compare": 4, "simlab.strong_play": 4, "simlab.replay": 4,
     "simlab.tune": 5,
     "simlab.report": 6,
     "simlab.cli": 7, "simlab": 7,

@@ -116,6 +116,7 @@ class PageReport:
     console_errors: list[str] = field(default_factory=list)
     screenshot: Path | None = None
     text_length: int = 0
+    results: list[Any] = field(default_factory=list)  # what each ("eval", expression) action returned
 
     @property
     def broken_images(self) -> list[dict[str, Any]]:
@@ -263,12 +264,35 @@ def _console_errors(events: list[dict[str, Any]]) -> list[str]:
     return out
 
 
+KEY_CODES = {"ArrowLeft": 37, "ArrowRight": 39, "Home": 36, "End": 35, "v": 86}
+
+
+def _act(pipe: _Pipe, session: str, action: tuple[str, str], report: PageReport) -> None:
+    """One user action: ("key", name) presses a key as a keyboard does; ("eval", expression) evaluates JavaScript
+    (awaiting a promise) and keeps its value in ``report.results``."""
+    kind, what = action
+    if kind == "key":
+        for event in ("keyDown", "keyUp"):
+            pipe.send("Input.dispatchKeyEvent", {"type": event, "key": what, "code": what if len(what) > 1 else
+                      f"Key{what.upper()}", "windowsVirtualKeyCode": KEY_CODES[what]}, session=session)
+    elif kind == "eval":
+        reply = pipe.send("Runtime.evaluate", {"expression": what, "returnByValue": True, "awaitPromise": True},
+                          session=session)
+        if "exceptionDetails" in reply:
+            raise BrowserError(f"{what[:80]}: {reply['exceptionDetails']}")
+        report.results.append(reply["result"].get("value"))
+    else:
+        raise ValueError(f"unknown action {kind!r}")
+
+
 def inspect_page(page: Path, screenshot: Path | None = None, binary: str | None = None,
-                 timeout: float = 60.0, settle: float = 1.0) -> PageReport:
+                 timeout: float = 60.0, settle: float = 1.0,
+                 actions: list[tuple[str, str]] | None = None) -> PageReport:
     """Load ``page`` in headless Chromium at a 1280x900 viewport and report what went wrong.
 
     Waits for the load event, then ``settle`` seconds more for late scripts (MathJax and the
-    like) to log their errors; ``screenshot`` (a .png path) gets a full-page capture.
+    like) to log their errors; ``screenshot`` (a .png path) gets a full-page capture, taken after
+    ``actions`` (key presses and JavaScript evaluations, see :func:`_act`) have run.
     """
     binary = binary or find_chromium()
     if binary is None:
@@ -295,6 +319,8 @@ def inspect_page(page: Path, screenshot: Path | None = None, binary: str | None 
             report = PageReport(url=url, images=found["images"], wide=found["wide"], overlaps=found["overlaps"],
                                 scroll_width=found["scrollWidth"], inner_width=found["innerWidth"],
                                 text_length=found["textLength"])
+            for action in actions or []:
+                _act(pipe, session, action, report)
             if screenshot is not None:
                 metrics = pipe.send("Page.getLayoutMetrics", session=session)
                 size = metrics.get("cssContentSize") or metrics["contentSize"]
