@@ -112,6 +112,11 @@ class PendulumGame(CompiledGame):
             "seats": {"character": data.character_names()},
         }
 
+    def render_svg(self, rules: PendulumRules, state: np.ndarray, seat: int | None = None) -> str:
+        """The position as an SVG board (see simlab/games/pendulum/svg.py)."""
+        from simlab.games.pendulum.svg import board_svg
+        return board_svg(rules, state[0], seat)
+
     def describe_turn(self, rules: PendulumRules, state: np.ndarray) -> str:
         rec = state[0]
         phase = PHASE_NAMES[int(rec["phase"])]

@@ -311,6 +311,11 @@ class SentientGame(CompiledGame):
         rec["rng_key"][:] = 0
         return copy
 
+    def render_svg(self, rules: SentientRules, state: np.ndarray, seat: int | None = None) -> str:
+        """The position as an SVG board (see simlab/games/sentient/svg.py)."""
+        from simlab.games.sentient.svg import board_svg
+        return board_svg(rules, state[0], seat)
+
     def current_player(self, state: np.ndarray) -> int:
         rec = state[0]
         return int(rec["order"][rec["turn"]])

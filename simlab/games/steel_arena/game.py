@@ -281,6 +281,11 @@ class SteelArenaGame(CompiledGame):
         rec["rng_ctr"][STREAM_SEAT0 + seat] = own_ctr
         return copy
 
+    def render_svg(self, rules: SteelArenaRules, state: np.ndarray, seat: int | None = None) -> str:
+        """The position as an SVG board (see simlab/games/steel_arena/svg.py)."""
+        from simlab.games.steel_arena.svg import board_svg
+        return board_svg(rules, state[0], seat)
+
     def categorical_columns(self, rules: SteelArenaRules | None = None) -> dict[str, dict[str, list[str]]]:
         data = rules.data if rules is not None else self.default_data()
         designs = ["none", *[t.tile_id for t in data.tiles]]
