@@ -922,6 +922,66 @@ def _write_page(path: Path, page: str, message: str) -> None:
 
 
 @app.command()
+def analyse(
+    run_name: Annotated[str, typer.Argument(metavar="RUN", help="run directory, experiment/run or run name")],
+    game_index: Annotated[int, typer.Option("--game", help="game index in the run")],
+    seat: Annotated[int | None, typer.Option("--seat", help="the seat whose decisions to value (default: all)")]
+    = None,
+    budget: Annotated[int | None, typer.Option("--budget", help="search iterations per decision (default: the "
+                                               "game's search player's)")] = None,
+    variant: Annotated[str, typer.Option("--variant", help="variant name")] = "base",
+    html: Annotated[Path | None, typer.Option("--html", help="also write the replay page with the analysis")] = None,
+    root: Annotated[Path, typer.Option("--root", help="where runs are stored")] = Path("results"),
+    trust: Annotated[bool, typer.Option("--trust", help="load player files the run names outside its project")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Value every decision of a stored game with the shared search from the deciding seat's view: each
+    alternative's win share with a 95% interval, what the move played lost against the search's choice, and the
+    decisions where the game turned (cached beside the run; the same game, seat and budget give the same values)."""
+    from simlab.replay.analysis import TURNED, TURNED_LOSS, analyse_replay, cache_path, cached, default_budget, store
+    from simlab.replay.sources import stored_replay
+
+    def announce(line: str) -> None:
+        err_console.print(line, markup=False, highlight=False)
+
+    stored, game = stored_replay(run_name, game_index, variant, root, trust=trust, announce=announce)
+    wanted = budget or default_budget(stored.game)
+    path = cache_path(stored.run, game_index, variant, seat, wanted)
+    found = cached(path, stored.game.name, stored.seed)
+    if found is None:
+        def progress(done: int, total: int) -> None:
+            if done == total or done % 10 == 0:
+                err_console.print(f"analysed {done}/{total} decisions", markup=False, highlight=False)
+
+        found = analyse_replay(stored.game, stored.rules, game, seat, wanted, progress)
+        store(path, found)
+    else:
+        err_console.print(f"reusing the analysis in {path}", markup=False, highlight=False)
+    if html is not None:
+        from simlab.replay.page import replay_html
+
+        _write_page(html, replay_html(game, analysis=found.for_page()), f"replay page with the analysis written to "
+                    f"{html} ({len(found.decisions)} decisions valued)")
+    if as_json:
+        _print_json(found.to_json())
+        return
+    table = Table("step", "seat", "move played", "its value", "search's choice", "value", "loss",
+                  title=f"{stored.game.name} game {game_index}: {found.method}", title_justify="left")
+    for d in found.decisions:
+        mine = next(a for a in d.alternatives if a.played)
+        best = next(a for a in d.alternatives if a.chosen_by_search)
+
+        def value(a: object) -> str:
+            return "-" if a.value is None else f"{a.value:.3f}"
+
+        loss = "-" if d.loss is None else f"{d.loss:.3f}" + (" turned" if d.step in found.turned else "")
+        table.add_row(str(d.step), str(d.seat), escape(mine.text), value(mine), escape(best.text), value(best), loss)
+    console.print(table)
+    console.print(f"the game turned at step(s) {', '.join(map(str, found.turned)) or 'none'}: the {TURNED} largest "
+                  f"losses of at least {TURNED_LOSS} win share", markup=False, highlight=False)
+
+
+@app.command()
 def view(
     trace: Annotated[Path, typer.Argument(metavar="TRACE", help="a trace (JSON lines) from play/replay --trace")],
     html: Annotated[Path | None, typer.Option("--html", help="where to write the page (default: TRACE with .html)")]

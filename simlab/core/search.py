@@ -97,6 +97,26 @@ ST_TREE_S = 2
 ST_ROLLOUT_S = 3
 ST_DECISIONS = 4
 N_STATS = 5
+# After the counters, a ``stats`` array with room for them gets the root's children (``simlab analyse``): their
+# number, then per child (action, visits, sum of the searching seat's values, sum of their squares).
+ROOT_FIELDS = 4
+
+
+def root_stats_size(max_actions: int) -> int:
+    """The length of a ``stats`` array that receives the root's children as well as the counters."""
+    return N_STATS + 1 + ROOT_FIELDS * int(max_actions)
+
+
+def root_children(stats: np.ndarray) -> list[tuple[int, int, float, float]]:
+    """The root's children a search wrote into ``stats``: (action, visits, mean value, standard deviation) each,
+    the value being the searching seat's (win share at the end of a playout, or the game's estimate at a cut-off)."""
+    out = []
+    for j in range(int(stats[N_STATS])):
+        action, n, total, squares = stats[N_STATS + 1 + ROOT_FIELDS * j: N_STATS + 1 + ROOT_FIELDS * (j + 1)]
+        mean = total / n if n else float("nan")
+        var = max(squares / n - mean * mean, 0.0) * n / (n - 1) if n > 1 else float("nan")
+        out.append((int(action), int(n), float(mean), float(np.sqrt(var))))
+    return out
 
 
 def search_player(name: str, kind: int, defaults: dict[str, float], description: str,
@@ -285,6 +305,7 @@ def ismcts_action(root_arr, seat, n_players, max_actions, args, params, key, sta
     widening = params[P_WIDENING]
     use_prior = w > 0.0 or widening > 0.0
     timed = stats.shape[0] >= N_STATS
+    keep_root = stats.shape[0] >= N_STATS + 1 + ROOT_FIELDS * max_actions
 
     cap = iterations + 1
     parent = np.empty(cap, dtype=np.int32)
@@ -295,6 +316,7 @@ def ismcts_action(root_arr, seat, n_players, max_actions, args, params, key, sta
     visits = np.zeros(cap)
     avail = np.zeros(cap)
     reward = np.zeros(cap)
+    reward2 = np.zeros(cap)  # squares of the rewards (root children only, for ``simlab analyse``)
     pri = np.zeros(cap)
     n_children = np.zeros(cap, dtype=np.int32)
     parent[0] = -1
@@ -434,6 +456,8 @@ def ismcts_action(root_arr, seat, n_players, max_actions, args, params, key, sta
             visits[v] += 1.0
             if mover[v] >= 0:
                 reward[v] += values[mover[v]]
+                if k == 1:
+                    reward2[v] += values[mover[v]] * values[mover[v]]
 
     # The most visited root child (ties: the better mean, then the first made).
     best_child = -1
@@ -449,6 +473,18 @@ def ismcts_action(root_arr, seat, n_players, max_actions, args, params, key, sta
         stats[ST_TREE_S] += tree_s + (_now() - t0)
         stats[ST_ROLLOUT_S] += rollout_s
         stats[ST_DECISIONS] += 1
+    if keep_root:
+        m = 0
+        ch = first_child[0]
+        while ch >= 0:
+            at = N_STATS + 1 + ROOT_FIELDS * m
+            stats[at] = action[ch]
+            stats[at + 1] = visits[ch]
+            stats[at + 2] = reward[ch]
+            stats[at + 3] = reward2[ch]
+            m += 1
+            ch = sibling[ch]
+        stats[N_STATS] = m
     return action[best_child]
 
 

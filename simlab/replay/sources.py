@@ -16,15 +16,21 @@ from simlab.core.game import get_game
 from simlab.core.player import resolve_players
 from simlab.core.trace import read_trace
 from simlab.replay.steps import Replay, record_replay
-from simlab.runner.replay import stored_game
+from simlab.runner.replay import StoredGame, stored_game
+
+
+def stored_replay(run: str | Path, game_index: int, variant: str = "base", root: str | Path = "results",
+                  trust: bool = False, announce: Callable[[str], None] | None = None) -> tuple[StoredGame, Replay]:
+    """Game ``game_index`` of a stored run (what it takes to play it) and its replay, step by step."""
+    g = stored_game(run, game_index, variant, root, trust, announce)
+    where = f"run {g.run.name}" + (f", variant {variant}" if variant != "base" else "")
+    return g, record_replay(g.game, g.rules, g.players, g.seed, g.seats, g.game_index, f"{where}, game {game_index}")
 
 
 def replay_from_run(run: str | Path, game_index: int, variant: str = "base", root: str | Path = "results",
                     trust: bool = False, announce: Callable[[str], None] | None = None) -> Replay:
     """Game ``game_index`` of a stored run, step by step (the arguments are ``simlab replay``'s)."""
-    g = stored_game(run, game_index, variant, root, trust, announce)
-    where = f"run {g.run.name}" + (f", variant {variant}" if variant != "base" else "")
-    return record_replay(g.game, g.rules, g.players, g.seed, g.seats, g.game_index, f"{where}, game {game_index}")
+    return stored_replay(run, game_index, variant, root, trust, announce)[1]
 
 
 def _comparable(events: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -32,6 +32,7 @@ class Step:
     log: list[str]
     boards: list[str]  # [referee, seat 0, seat 1, ...] as SVG
     to_act: int | None  # the seat to act next (None once the game is over)
+    before: np.ndarray | None = None  # the position the decision was made in (None at step 0)
 
 
 @dataclass
@@ -74,7 +75,7 @@ def record_replay(game: Game, rules: Any, players: Sequence[ResolvedPlayer], see
                   game_index: int = 0, source: str = "") -> Replay:
     """Play the game of ``seed`` again and keep every step's decision, log lines and boards (all views)."""
     states = []
-    decisions: list[tuple[int, int, str]] = []
+    decisions: list[tuple[int, int, str, np.ndarray]] = []
     chunks: list[list[dict[str, Any]]] = []
     before: dict[str, Any] = {}
 
@@ -84,7 +85,7 @@ def record_replay(game: Game, rules: Any, players: Sequence[ResolvedPlayer], see
         chunks[len(decisions)].extend(events)
 
     def on_step(state: np.ndarray, seat: int, action: int) -> None:
-        decisions.append((seat, action, game.describe_action(rules, before["state"], action)))
+        decisions.append((seat, action, game.describe_action(rules, before["state"], action), before["state"]))
         states.append(state.copy())
         before["state"] = state.copy()
 
@@ -110,6 +111,7 @@ def record_replay(game: Game, rules: Any, players: Sequence[ResolvedPlayer], see
         over = game.is_over(state)
         boards = [game.render_svg(rules, state)]
         boards += [game.render_svg(rules, game.hide(state, s), s) for s in range(len(seats))]
-        seat, action, words = decisions[i - 1] if i else (None, None, "set-up")
-        steps.append(Step(i, seat, action, words, lines[i], boards, None if over else game.current_player(state)))
+        seat, action, words, was = decisions[i - 1] if i else (None, None, "set-up", None)
+        steps.append(Step(i, seat, action, words, lines[i], boards, None if over else game.current_player(state),
+                          was))
     return Replay(game.name, seed, game_index, list(seats), steps, events, record.seats, source)

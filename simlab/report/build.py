@@ -28,6 +28,7 @@ import html
 import re
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -103,14 +104,16 @@ def report_experiment(spec: Any, out: Path | None = None, report_dir: Path | Non
 
 
 def report_run(run: str | Path, report_dir: Path | None = None, notebook: Path | None = None,
-               trust: bool = False, console: Any = None, show_code: bool = False) -> Path:
+               trust: bool = False, console: Any = None, show_code: bool = False, replay: bool = False) -> Path:
     """Execute the run's notebook on it and write ``index.html`` (default ``<run>/report/``, never
     ``reports/``: :mod:`simlab.report.publish` writes the published pages); returns the HTML path.
 
     The notebook the run names is resolved relative to the run's project and refused when it
     lies outside it (and outside simlab's own notebooks) unless ``trust``; a ``notebook``
     given here is the caller's choice and runs as given. ``console`` is told which notebook runs.
-    The page hides the code cells unless ``show_code`` (:func:`render_html`).
+    The page hides the code cells unless ``show_code`` (:func:`render_html`). With ``replay``, the run's typical
+    game (:func:`simlab.replay.choose.typical_game`) is written beside the page as ``replay.html`` and linked from
+    the "what was run" table (``simlab publish`` does this for every published study).
 
     A tune folder (``simlab tune``) is reported with ``tune_report.ipynb`` (:func:`report_tune`).
     """
@@ -134,6 +137,8 @@ def report_run(run: str | Path, report_dir: Path | None = None, notebook: Path |
     out_dir = (report_dir or run_dir / REPORT_FOLDER).resolve()
     body, findings = _execute(nb_path, run_dir, out_dir, show_code, console=console, label=man["experiment"])
     rows, note = _run_rows(run_dir, man, nb_path.name)
+    if replay:
+        rows.append(_typical_replay(run_dir, out_dir))
     if not (findings["takeaway"] or findings["headlines"]):
         findings["headlines"] = _default_findings(run_dir)
     deals = stored_deals(man)
@@ -489,7 +494,32 @@ def _default_findings(run_dir: Path) -> list[str]:
     return out[:5]
 
 
-def page_top(title: str, findings: dict[str, list[str]], rows: list[tuple[str, str]], note: str) -> str:
+@dataclass(frozen=True)
+class Link:
+    """A "what was run" value that links to a file beside the page (``after``: plain text following the link)."""
+
+    text: str
+    href: str
+    after: str = ""
+
+
+REPLAY_PAGE = "replay.html"
+
+
+def _typical_replay(run_dir: Path, out_dir: Path) -> tuple[str, Link]:
+    """Write the replay page of the run's typical game beside the report; the "what was run" row linking it."""
+    from simlab.replay.choose import TYPICAL_RULE, typical_game
+    from simlab.replay.page import replay_html
+    from simlab.replay.sources import replay_from_run
+
+    number, variant = typical_game(run_dir)
+    game = replay_from_run(run_dir, number, variant)
+    title = f"A typical game of {run_dir.parent.name}: game {number}" + (f" ({variant})" if variant != "base" else "")
+    (out_dir / REPLAY_PAGE).write_text(replay_html(game, title), encoding="utf-8")
+    return "a typical game", Link(f"watch game {number} step by step", REPLAY_PAGE, f" ({TYPICAL_RULE})")
+
+
+def page_top(title: str, findings: dict[str, list[str]], rows: list[tuple[str, str | Link]], note: str) -> str:
     """The top of a report page: the title, the cautions (a visible box), the takeaway (at most three
     sentences), the headline findings (at most five) and the compact "what was run" table.
 
@@ -509,7 +539,10 @@ def page_top(title: str, findings: dict[str, list[str]], rows: list[tuple[str, s
     if headlines:
         items = "".join(f"<li>{e(h)}</li>" for h in headlines)
         parts.append(f'<h2 id="headline-findings">Headline findings</h2><ol class="simlab-headlines">{items}</ol>')
-    cells = "".join(f'<tr><th scope="row">{e(k)}</th><td>{e(v)}</td></tr>' for k, v in rows)
+    def cell(v: str | Link) -> str:
+        return f'<a href="{e(v.href)}">{e(v.text)}</a>{e(v.after)}' if isinstance(v, Link) else e(v)
+
+    cells = "".join(f'<tr><th scope="row">{e(k)}</th><td>{cell(v)}</td></tr>' for k, v in rows)
     parts.append(f'<h2 id="what-was-run">What was run</h2><table class="simlab-run">{cells}</table>'
                  f'<p class="simlab-note">{e(note)}</p></header>')
     return "".join(parts)

@@ -73,3 +73,30 @@ def test_replay_page_in_a_browser(name, tmp_path):
     assert (referee_len != seat_len) == (mid.boards[0] != mid.boards[1])  # the seat's own board when it differs
     assert current >= 1  # the step's lines are highlighted in the log
     assert json.dumps(replay.seats) and report.screenshot is not None
+
+
+def test_the_analysis_panel_in_a_browser(tmp_path):
+    """With an analysis attached, an analysed step shows its alternatives (the move played marked, the loss in
+    words), the turning points are marked on the slider, and a step of the other seat shows no table."""
+    from simlab.replay.analysis import analyse_replay
+
+    game = get_game("sentient")
+    rules = game.ruleset(2)
+    replay = record_replay(game, rules, resolve_players(game, ["random", "greedy"]), game.game_seed(1, 0),
+                           ["random", "greedy"])
+    analysis = analyse_replay(game, rules, replay, seat=0, budget=60)
+    page = tmp_path / "analysed.html"
+    page.write_text(replay_html(replay, analysis=analysis.for_page()), encoding="utf-8")
+    first = analysis.decisions[0]
+    other = next(s.index for s in replay.steps[1:] if s.seat == 1)
+    go = ("(() => {{ const s = document.getElementById('slider'); s.value = '{}'; s.dispatchEvent(new Event('input')); "
+          "const p = document.getElementById('analysis'); return [p.querySelectorAll('tbody tr').length, "
+          "p.querySelectorAll('tr.played').length, p.textContent]; }})()")
+    report = inspect_page(page, screenshot=ARTIFACTS / "analysis.png", actions=[
+        ("eval", READY), ("eval", go.format(first.step)), ("eval", "document.querySelectorAll('#marks span').length"),
+        ("eval", go.format(other))])
+    assert not report.console_errors, report.console_errors
+    _ready, (rows, played, text), marks, (other_rows, _p, _t) = report.results
+    assert rows == len(first.alternatives) and played == 1 and "Seat 0's decision" in text
+    assert ("win share against the search's choice" in text) == (first.loss is not None)
+    assert marks == len(analysis.turned) and other_rows == 0

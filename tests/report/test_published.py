@@ -124,7 +124,13 @@ def test_simlab_publish_writes_the_page_its_record_and_the_index(project):
     result = CliRunner().invoke(app, ["publish", "-q"])
     assert result.exit_code == 0, result.output
     folder = project / "reports" / "tiny"
-    assert sorted(p.name for p in folder.iterdir()) == ["index.html", "report.json", "thumb.png"]
+    assert sorted(p.name for p in folder.iterdir()) == ["index.html", "replay.html", "report.json", "thumb.png"]
+    # the page links a typical game's replay, chosen by the stated rule
+    from simlab.replay.choose import typical_game
+
+    number, _variant = typical_game(next((project / "results" / "tiny").iterdir()))
+    assert f'<a href="replay.html">watch game {number} step by step</a>' in (folder / "index.html").read_text()
+    assert 'id="replay-data"' in (folder / "replay.html").read_text()
     record = json.loads((folder / "report.json").read_text())
     assert record["spec"] == "experiments/tiny.toml" and record["games"] == 90
     assert record["findings"] or record["takeaway"]
@@ -139,11 +145,13 @@ def test_simlab_publish_writes_the_page_its_record_and_the_index(project):
     assert 'href="tiny/index.html"' in gallery and 'src="tiny/thumb.png"' in gallery
     assert html.escape(answer) in gallery
     page, thumb = (folder / "index.html").read_bytes(), (folder / "thumb.png").read_bytes()
+    replay = (folder / "replay.html").read_bytes()
 
     # a second publish reuses the stored run, and gives the same page and thumbnail, byte for byte
     again = CliRunner().invoke(app, ["publish", "tiny"])
     assert again.exit_code == 0 and "reusing the stored run" in again.output
     assert (folder / "index.html").read_bytes() == page and (folder / "thumb.png").read_bytes() == thumb
+    assert (folder / "replay.html").read_bytes() == replay
     # and `simlab report` of the published study leaves reports/ untouched: the page goes into the run
     before = {p: p.read_bytes() for p in (project / "reports").rglob("*") if p.is_file()}
     user = CliRunner().invoke(app, ["report", "experiments/tiny.toml", "-q"])

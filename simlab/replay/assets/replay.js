@@ -41,15 +41,15 @@
     const m = document.createElement('span'); m.style.left = `calc(${(100 * i / Math.max(last, 1)).toFixed(3)}% - 2px)`;
     m.title = `step ${i}: the game turned here`; marks.appendChild(m);
   });
-  function fmt(x) { return (x >= 0 ? '' : '−') + Math.abs(x).toFixed(3); }
+  function fmt(x) { return x === null || x === undefined ? '–' : (x >= 0 ? '' : '−') + Math.abs(x).toFixed(3); }
   function showAnalysis() {
     const a = (analysis.decisions || {})[String(step)];
     if (!panel) return;
     if (!a) { panel.innerHTML = ''; return; }
     let rows = a.alternatives.map(alt => `<tr class="${alt.played ? 'played' : ''}"><td>${alt.played ? '▶ ' : ''}${escapeHtml(alt.action)}</td>` +
-      `<td class="num">${fmt(alt.value)}</td><td class="num">[${fmt(alt.lo)}, ${fmt(alt.hi)}]</td><td class="num">${alt.visits}</td></tr>`).join('');
+      `<td class="num">${fmt(alt.value)}</td><td class="num">${alt.lo === null ? '' : `[${fmt(alt.lo)}, ${fmt(alt.hi)}]`}</td><td class="num">${alt.visits}</td></tr>`).join('');
     panel.innerHTML = `<p>Seat ${a.seat}'s decision, valued by search from its own view (${escapeHtml(a.method)}): ` +
-      `the move played lost <span class="lost">${fmt(a.loss)}</span> against the best.</p>` +
+      (a.loss === null ? 'the move played was not searched.</p>' : `the move played lost <span class="lost">${fmt(a.loss)}</span> win share against the search's choice.</p>`) +
       `<table><thead><tr><th>move</th><th>value</th><th>95% interval</th><th>playouts</th></tr></thead><tbody>${rows}</tbody></table>`;
   }
   function escapeHtml(t) { const d = document.createElement('div'); d.textContent = t; return d.innerHTML; }
