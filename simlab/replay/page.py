@@ -69,7 +69,9 @@ def _asset(name: str) -> str:
 
 def replay_html(replay: Replay, title: str | None = None, analysis: dict[str, Any] | None = None) -> str:
     """The self-contained replay page of ``replay`` (``analysis``: per-decision values from ``simlab analyse``)."""
-    heading = title or f"{replay.game}: game {replay.game_index}"
+    from simlab.core.game import get_game
+
+    heading = title or f"{get_game(replay.game).title or replay.game}: game {replay.game_index}"
     seats = ", ".join(f"seat {i} {name}" for i, name in enumerate(replay.seats))
     source = f" · {escape(replay.source)}" if replay.source else ""
     panel = '<div id="analysis" class="analysis" aria-live="polite"></div>' if analysis else ""
