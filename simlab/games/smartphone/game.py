@@ -410,6 +410,11 @@ class SmartphoneGame(CompiledGame):
     def data_files(self) -> DataFiles:
         return variants.DATA
 
+    def render_svg(self, rules: SmartphoneRules, state: np.ndarray, seat: int | None = None) -> str:
+        """The position as an SVG board (see simlab/games/smartphone/svg.py)."""
+        from simlab.games.smartphone.svg import board_svg
+        return board_svg(rules, state[0], seat)
+
     def describe_turn(self, rules: SmartphoneRules, state: np.ndarray) -> str:
         rec = state[0]
         return (f"round {int(rec['round'])}, phase {int(rec['phase'])}, seat {int(rec['actor'])} "
