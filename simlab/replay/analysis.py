@@ -35,6 +35,7 @@ from simlab.replay.steps import Replay
 
 TURNED = 3  # at most this many decisions are marked "the game turned here"
 TURNED_LOSS = 0.05  # ... each losing at least this much win share against the search's choice
+SHOWN = 8  # the page lists a decision's best alternatives, this many (plus the move played when it is not among them)
 Z95 = 1.959963984540054
 
 
@@ -83,9 +84,10 @@ class Analysis:
     def for_page(self) -> dict[str, Any]:
         """The analysis as the replay page reads it (values per step, the turned steps)."""
         return {"method": self.method, "turned": self.turned, "decisions": {
-            str(d.step): {"seat": d.seat, "loss": d.loss, "method": self.method, "alternatives": [
+            str(d.step): {"seat": d.seat, "loss": d.loss, "method": self.method, "n": len(d.alternatives),
+                          "untried": sum(a.visits == 0 for a in d.alternatives), "alternatives": [
                 {"action": a.text, "value": a.value, "lo": a.lo, "hi": a.hi, "visits": a.visits, "played": a.played}
-                for a in d.alternatives]}
+                for i, a in enumerate(d.alternatives) if i < SHOWN or a.played]}
             for d in self.decisions}}
 
     def to_json(self) -> dict[str, Any]:

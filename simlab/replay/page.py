@@ -92,8 +92,8 @@ def replay_html(replay: Replay, title: str | None = None, analysis: dict[str, An
 <div id="marks" aria-hidden="true"></div>
 <div class="views" id="views"><span>View:</span></div>
 <p id="decision" aria-live="polite"></p>
-{panel}
 <div id="board"></div>
+{panel}
 <p class="help">← → step · Home / End first and last · V next view · a click on the log jumps to its step.
 A seat's view shows only what that seat could know.</p>
 <noscript>The replay needs JavaScript to step through the game.</noscript><p id="error"></p>

@@ -48,9 +48,14 @@
     if (!a) { panel.innerHTML = ''; return; }
     let rows = a.alternatives.map(alt => `<tr class="${alt.played ? 'played' : ''}"><td>${alt.played ? '▶ ' : ''}${escapeHtml(alt.action)}</td>` +
       `<td class="num">${fmt(alt.value)}</td><td class="num">${alt.lo === null ? '' : `[${fmt(alt.lo)}, ${fmt(alt.hi)}]`}</td><td class="num">${alt.visits}</td></tr>`).join('');
+    const more = a.n - a.alternatives.length;
     panel.innerHTML = `<p>Seat ${a.seat}'s decision, valued by search from its own view (${escapeHtml(a.method)}): ` +
-      (a.loss === null ? 'the move played was not searched.</p>' : `the move played lost <span class="lost">${fmt(a.loss)}</span> win share against the search's choice.</p>`) +
-      `<table><thead><tr><th>move</th><th>value</th><th>95% interval</th><th>playouts</th></tr></thead><tbody>${rows}</tbody></table>`;
+      (a.loss === null ? 'the move played was not searched.</p>' :
+       `the move played lost <span class="lost">${fmt(a.loss)}</span> win share against the search's choice.</p>`) +
+      `<table><thead><tr><th>move (best first)</th><th>value</th><th>95% interval</th><th>playouts</th></tr></thead>` +
+      `<tbody>${rows}</tbody></table>` +
+      (more > 0 ? `<p class="help">${more} other legal move${more === 1 ? '' : 's'} not shown` +
+       (a.untried > 0 ? ` (${a.untried} never tried by the search)` : '') + '.</p>' : '');
   }
   function escapeHtml(t) { const d = document.createElement('div'); d.textContent = t; return d.innerHTML; }
   function show() {
