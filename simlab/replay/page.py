@@ -16,27 +16,66 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import re
 from html import escape
 from pathlib import Path
 from typing import Any
 
 from simlab.replay.steps import Replay
 
+_TAG_BOUNDARY = re.compile(r"(?<=>)(?=<)")
+
+
+def _delta(prev: list[int], cur: list[int]) -> list[Any]:
+    """``cur`` as [kept prefix, kept suffix, the ids between] against ``prev`` (both lists of fragment ids)."""
+    n = min(len(prev), len(cur))
+    head = 0
+    while head < n and prev[head] == cur[head]:
+        head += 1
+    tail = 0
+    while tail < n - head and prev[len(prev) - 1 - tail] == cur[len(cur) - 1 - tail]:
+        tail += 1
+    return [head, tail, cur[head:len(cur) - tail]]
+
+
+def decode_boards(data: dict[str, Any]) -> list[str]:
+    """The boards of a page's data, as the page's script rebuilds them (for tests and tools)."""
+    frags, out, prev = data["fragments"], [], []
+    for head, tail, middle in data["boards"]:
+        prev = prev[:head] + middle + (prev[len(prev) - tail:] if tail else [])
+        out.append("".join(frags[i] for i in prev))
+    return out
+
 
 def _payload(replay: Replay, analysis: dict[str, Any] | None) -> dict[str, Any]:
-    """The page's data: unique boards once, and per step its decision, log lines and board per view."""
-    boards: list[str] = []
-    index: dict[str, int] = {}
+    """The page's data: per step its decision, log lines and board per view; the boards, each once, as pieces.
 
-    def board_id(svg: str) -> int:
-        if svg not in index:
-            index[svg] = len(boards)
-            boards.append(svg)
-        return index[svg]
+    A board is cut into its SVG elements (at every ``><``); each distinct piece is stored once, and each board as
+    the change from the board before it (the pieces kept at the start and at the end, the pieces between), so
+    a long game with a board per seat stays small: consecutive boards differ in a few pieces."""
+    fragments: list[str] = []
+    frag_id: dict[str, int] = {}
+    boards: list[list[Any]] = []
+    board_id: dict[str, int] = {}
+    prev: list[int] = []
 
-    steps = [{"seat": s.seat, "decision": s.decision, "log": s.log, "views": [board_id(b) for b in s.boards],
+    def add(svg: str) -> int:
+        nonlocal prev
+        if svg not in board_id:
+            ids = []
+            for piece in _TAG_BOUNDARY.split(svg):
+                if piece not in frag_id:
+                    frag_id[piece] = len(fragments)
+                    fragments.append(piece)
+                ids.append(frag_id[piece])
+            boards.append(_delta(prev, ids))
+            board_id[svg] = len(boards) - 1
+            prev = ids
+        return board_id[svg]
+
+    steps = [{"seat": s.seat, "decision": s.decision, "log": s.log, "views": [add(b) for b in s.boards],
               "to_act": s.to_act} for s in replay.steps]
-    return {"game": replay.game, "seats": replay.seats, "boards": boards, "steps": steps,
+    return {"game": replay.game, "seats": replay.seats, "fragments": fragments, "boards": boards, "steps": steps,
             "analysis": analysis or {}}
 
 

@@ -19,7 +19,7 @@ from simlab.core.errors import SimlabError
 from simlab.core.game import get_game
 from simlab.core.player import resolve_players
 from simlab.core.trace import game_trace, read_trace, write_trace
-from simlab.replay.page import replay_html
+from simlab.replay.page import decode_boards, replay_html
 from simlab.replay.sources import replay_from_run, replay_from_trace
 from simlab.replay.steps import record_replay
 from simlab.runner.run import run_experiment
@@ -60,8 +60,11 @@ def test_the_page_is_self_contained_and_reproducible(sentient_replay):
     assert "http://" not in page.replace("http://www.w3.org/2000/svg", "")
     data = _payload(page)
     assert len(data["steps"]) == len(replay.steps) and data["seats"] == replay.seats
-    assert data["boards"][data["steps"][5]["views"][0]] == replay.steps[5].boards[0]
-    assert len(data["boards"]) == len(set(data["boards"]))  # each board once
+    boards = decode_boards(data)
+    assert all(boards[v] == b for s, step in zip(data["steps"], replay.steps, strict=True)
+               for v, b in zip(s["views"], step.boards, strict=True))  # every step's every view, as drawn
+    assert len(boards) == len(set(boards))  # each board once
+    assert len(page) < 0.25 * sum(len(b) for b in boards)  # stored as changes: far smaller than the boards
     assert "Result: seat" in page and "(won)" in page
 
 

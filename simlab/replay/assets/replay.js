@@ -12,6 +12,14 @@
     return;
   }
   const steps = data.steps, last = steps.length - 1, analysis = data.analysis || {};
+  // each board is stored as the change from the board before it: [pieces kept at the start, at the end, between]
+  const boards = [];
+  let prev = [];
+  for (const [head, tail, middle] of data.boards) {
+    prev = prev.slice(0, head).concat(middle, tail ? prev.slice(prev.length - tail) : []);
+    boards.push(prev);
+  }
+  const boardHtml = i => boards[i].map(f => data.fragments[f]).join('');
   const slider = document.getElementById('slider'), counter = document.getElementById('counter');
   const board = document.getElementById('board'), decision = document.getElementById('decision');
   const log = document.getElementById('log'), views = document.getElementById('views');
@@ -60,7 +68,7 @@
   function escapeHtml(t) { const d = document.createElement('div'); d.textContent = t; return d.innerHTML; }
   function show() {
     const s = steps[step];
-    board.innerHTML = data.boards[s.views[view]];
+    board.innerHTML = boardHtml(s.views[view]);
     slider.value = String(step);
     counter.textContent = `step ${step} of ${last}`;
     decision.innerHTML = '';
