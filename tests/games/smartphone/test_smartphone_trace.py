@@ -18,8 +18,8 @@ GAME = SmartphoneGame()
 DOC = Path(__file__).resolve().parents[3] / "docs" / "trace.md"
 BASE = {"event", "round", "phase"}
 FIELDS = {
-    "game_start": {"event", "game", "seed", "players", "options", "colours", "start_regions", "tablets", "upgrades",
-                   "technologies", "regions"},
+    "game_start": {"event", "simlab_game", "game", "seed", "players", "options", "colours", "start_regions",
+                   "tablets", "upgrades", "technologies", "regions"},
     "seat": {"event", "seat", "colour", "start_region", "starting_upgrade"},
     "retailer": {"event", "region", "tile", "side", "bonus", "amount"},
     "technology_side": {"event", "technology", "side", "effect"},
