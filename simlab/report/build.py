@@ -113,7 +113,8 @@ def report_run(run: str | Path, report_dir: Path | None = None, notebook: Path |
     given here is the caller's choice and runs as given. ``console`` is told which notebook runs.
     The page hides the code cells unless ``show_code`` (:func:`render_html`). With ``replay``, the run's typical
     game (:func:`simlab.replay.choose.typical_game`) is written beside the page as ``replay.html`` and linked from
-    the "what was run" table (``simlab publish`` does this for every published study).
+    the "what was run" table, and so is its most lopsided game (``replay-lopsided.html``, the largest winning
+    margin) when that is another game (``simlab publish`` does this for every published study).
 
     A tune folder (``simlab tune``) is reported with ``tune_report.ipynb`` (:func:`report_tune`).
     """
@@ -138,7 +139,7 @@ def report_run(run: str | Path, report_dir: Path | None = None, notebook: Path |
     body, findings = _execute(nb_path, run_dir, out_dir, show_code, console=console, label=man["experiment"])
     rows, note = _run_rows(run_dir, man, nb_path.name)
     if replay:
-        rows.append(_typical_replay(run_dir, out_dir))
+        rows += _replay_rows(run_dir, out_dir)
     if not (findings["takeaway"] or findings["headlines"]):
         findings["headlines"] = _default_findings(run_dir)
     deals = stored_deals(man)
@@ -504,19 +505,30 @@ class Link:
 
 
 REPLAY_PAGE = "replay.html"
+LOPSIDED_PAGE = "replay-lopsided.html"
 
 
-def _typical_replay(run_dir: Path, out_dir: Path) -> tuple[str, Link]:
-    """Write the replay page of the run's typical game beside the report; the "what was run" row linking it."""
-    from simlab.replay.choose import TYPICAL_RULE, typical_game
+def _replay_rows(run_dir: Path, out_dir: Path) -> list[tuple[str, Link]]:
+    """Write the replay pages of the run's typical and most lopsided games beside the report (one page when they
+    are the same game); the "what was run" rows linking them, each with the rule that chose it."""
+    from simlab.replay.choose import LOPSIDED_RULE, TYPICAL_RULE, lopsided_game, typical_game
     from simlab.replay.page import replay_html
     from simlab.replay.sources import replay_from_run
 
-    number, variant = typical_game(run_dir)
-    game = replay_from_run(run_dir, number, variant)
-    title = f"A typical game of {run_dir.parent.name}: game {number}" + (f" ({variant})" if variant != "base" else "")
-    (out_dir / REPLAY_PAGE).write_text(replay_html(game, title), encoding="utf-8")
-    return "a typical game", Link(f"watch game {number} step by step", REPLAY_PAGE, f" ({TYPICAL_RULE})")
+    rows = []
+    chosen: set[tuple[int, str]] = set()
+    for label, page, rule, pick in (("a typical game", REPLAY_PAGE, TYPICAL_RULE, typical_game),
+                                    ("the most lopsided game", LOPSIDED_PAGE, LOPSIDED_RULE, lopsided_game)):
+        number, variant = pick(run_dir)
+        if (number, variant) in chosen:
+            continue
+        chosen.add((number, variant))
+        game = replay_from_run(run_dir, number, variant)
+        title = f"{label[0].upper()}{label[1:]} of {run_dir.parent.name}: game {number}" + (
+            f" ({variant})" if variant != "base" else "")
+        (out_dir / page).write_text(replay_html(game, title), encoding="utf-8")
+        rows.append((label, Link(f"watch game {number} step by step", page, f" ({rule})")))
+    return rows
 
 
 def page_top(title: str, findings: dict[str, list[str]], rows: list[tuple[str, str | Link]], note: str) -> str:

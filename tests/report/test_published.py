@@ -124,12 +124,17 @@ def test_simlab_publish_writes_the_page_its_record_and_the_index(project):
     result = CliRunner().invoke(app, ["publish", "-q"])
     assert result.exit_code == 0, result.output
     folder = project / "reports" / "tiny"
-    assert sorted(p.name for p in folder.iterdir()) == ["index.html", "replay.html", "report.json", "thumb.png"]
-    # the page links a typical game's replay, chosen by the stated rule
-    from simlab.replay.choose import typical_game
+    # the page links the replays of a typical and the most lopsided game, chosen by the stated rules
+    from simlab.replay.choose import lopsided_game, typical_game
 
-    number, _variant = typical_game(next((project / "results" / "tiny").iterdir()))
+    run_dir = next((project / "results" / "tiny").iterdir())
+    (number, _v), (lopsided, _w) = typical_game(run_dir), lopsided_game(run_dir)
+    pages = ["replay.html"] + (["replay-lopsided.html"] if lopsided != number else [])
+    assert sorted(p.name for p in folder.iterdir()) == sorted(["index.html", "report.json", "thumb.png", *pages])
     assert f'<a href="replay.html">watch game {number} step by step</a>' in (folder / "index.html").read_text()
+    if lopsided != number:
+        assert (f'<a href="replay-lopsided.html">watch game {lopsided} step by step</a>'
+                in (folder / "index.html").read_text())
     assert 'id="replay-data"' in (folder / "replay.html").read_text()
     record = json.loads((folder / "report.json").read_text())
     assert record["spec"] == "experiments/tiny.toml" and record["games"] == 90
