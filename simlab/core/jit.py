@@ -3,7 +3,7 @@
 numba compiles a kernel once per distinct tuple of argument types at its call sites, and a constant argument is
 typed by its value (``Literal[int](3)``): ``push_pending(s, p, PD_GLORY, 1, k)`` and ``push_pending(s, p, PD_ALT,
 1, e)`` were two versions, and a seat index read from the state (int32) or counted in a loop (int64) two more.
-Pendulum's kernels had about 460 such versions for 280 functions, Smartphone's ``emit`` alone 51, and a new
+One game's kernels had about 460 such versions for 280 functions, another's event writer alone 51, and a new
 user's first batch waited minutes for them (issue 24).
 
 A kernel made with ``@kernel`` types every integer argument of a call from compiled code as int64 (a literal, a

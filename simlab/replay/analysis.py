@@ -144,15 +144,12 @@ def analyse_decision(game: CompiledGame, rules: Any, before: np.ndarray, legal: 
 def analyse_replay(game: Game, rules: Any, replay: Replay, seat: int | None = None, budget: int | None = None,
                    progress: Callable[[int, int], None] | None = None) -> Analysis:
     """Value every decision of ``seat`` (every seat's if None) in ``replay`` with the game's search."""
-    if not isinstance(game, CompiledGame) or game.kernels.search_profile is None:
-        raise SimlabError(f"{game.name} has no shared search to analyse its decisions with")
+    budget = default_budget(game) if budget is None else budget  # also: the game has the shared search
     if seat is not None and not 0 <= seat < replay.n_seats:
         raise SimlabError(f"--seat {seat}: the game has seats 0-{replay.n_seats - 1}")
-    spec = game.kernels.search_player
-    if budget is not None and budget < 1:
+    if budget < 1:
         raise SimlabError(f"--budget {budget}: must be at least 1 iteration")
-    params = resolve_player(game, spec if budget is None else f"{spec}(iterations={budget})").params
-    budget = int(params[0])
+    params = resolve_player(game, f"{game.kernels.search_player}(iterations={budget})").params
     legal = _legal_before(game, rules, replay)
     todo = [s for s in replay.steps[1:] if (seat is None or s.seat == seat) and len(legal[s.index - 1]) > 1]
     decisions = []

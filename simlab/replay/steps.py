@@ -58,7 +58,7 @@ def _log_per_chunk(game: Game, start: dict[str, Any], chunks: list[list[dict[str
                    final: dict[str, Any]) -> list[list[str]]:
     """The game's log lines split by the chunks of events that produced them (the last chunk takes the final event's).
 
-    A game's log may word a line with what a later event told (Steel Arena adds a rotation's result), so the lines
+    A game's log may word a line with what a later event told (a line may add the rotation it led to), so the lines
     are taken from the whole log and only their count per chunk from the growing prefix of events."""
     whole = game.log_lines([start, *(e for c in chunks for e in c), final])
     out, seen, prefix = [], 0, [start]
