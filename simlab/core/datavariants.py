@@ -65,13 +65,21 @@ class Ablation:
     ``ids(data)`` every component id of a data set, ``changes`` the kinds of change (the first
     is the default). ``holders``: the event table that records which seat came to hold a component
     and its id column (e.g. ``("takes", "card")``), for the holder's value of a component compared
-    across runs (``simlab.strong_play``); None where the game records no holder.
+    across runs (``simlab.strong_play``); None where the game records no holder. ``label(data, id)``: the
+    component as a person knows it (e.g. "card 46 (defense, DEF_SUM_LE5)"); default "<component> <id>".
     """
 
     component: str
     ids: Callable[[Any], list[Any]]
     changes: Sequence[AblationChange] = field(default_factory=tuple)
     holders: tuple[str, str] | None = None
+    label: Callable[[Any, Any], str] | None = None
+
+    def describe(self, data: Any, component_id: Any) -> str:
+        """The component as a person knows it (:attr:`label`), or its kind and id when the game gives no label."""
+        if self.label is not None:
+            return self.label(data, component_id)
+        return f"{self.component.removesuffix('s')} {component_id}"
 
     def change(self, name: str) -> AblationChange:
         """The change called ``name`` (a SimlabError lists the known ones)."""

@@ -116,13 +116,15 @@ def report_run(run: str | Path, report_dir: Path | None = None, notebook: Path |
     the "what was run" table, and so is its most lopsided game (``replay-lopsided.html``, the largest winning
     margin) when that is another game (``simlab publish`` does this for every published study).
 
-    A tune folder (``simlab tune``) is reported with ``tune_report.ipynb`` (:func:`report_tune`).
+    A tune folder (``simlab tune``) is reported with ``tune_report.ipynb`` (:func:`report_tune`), and its replays
+    are those of its confirmation runs.
     """
     from simlab.report.tune import tune_dir_of
 
     tune_dir = tune_dir_of(run)
     if tune_dir is not None:
-        return report_tune(tune_dir, report_dir, notebook=notebook, console=console, show_code=show_code)
+        return report_tune(tune_dir, report_dir, notebook=notebook, console=console, show_code=show_code,
+                           replay=replay)
     run_dir = resolve_run(run).resolve()
     man = manifest(run_dir)
     if not safe_component(str(man.get("experiment", ""))):
@@ -152,9 +154,11 @@ def report_run(run: str | Path, report_dir: Path | None = None, notebook: Path |
 
 
 def report_tune(tune_dir: str | Path, report_dir: Path | None = None, notebook: Path | None = None,
-                console: Any = None, show_code: bool = False) -> Path:
+                console: Any = None, show_code: bool = False, replay: bool = False) -> Path:
     """Execute ``tune_report.ipynb`` (or ``notebook``) on a complete tune folder and write ``index.html``
-    (default ``<tune folder>/report/``) with a summary of the tune on top; returns the HTML path."""
+    (default ``<tune folder>/report/``) with a summary of the tune on top; returns the HTML path. With ``replay``,
+    the typical game of the recommended change's confirmation run and the same deal with the printed data are
+    written beside the page and linked (:func:`_tune_replay_rows`)."""
     from simlab.report.tune import TUNE_NOTEBOOK, check_complete, default_findings, summary_rows
     from simlab.tune.run import read_manifest
 
@@ -172,6 +176,8 @@ def report_tune(tune_dir: str | Path, report_dir: Path | None = None, notebook: 
     if not (findings["takeaway"] or findings["headlines"]):
         findings["headlines"] = default_findings(man)
     rows = [*summary_rows(tune_dir, man), ("notebook", nb_path.name)]
+    if replay:
+        rows += _tune_replay_rows(tune_dir, man, out_dir)
     top = page_top(f"simlab tune report: {man.get('experiment')}", findings, rows, TUNE_NOTE)
     index = out_dir / "index.html"
     index.write_text(finish_page(body, top), encoding="utf-8")
@@ -528,6 +534,67 @@ def _replay_rows(run_dir: Path, out_dir: Path) -> list[tuple[str, Link]]:
             f" ({variant})" if variant != "base" else "")
         (out_dir / page).write_text(replay_html(game, title), encoding="utf-8")
         rows.append((label, Link(f"watch game {number} step by step", page, f" ({rule})")))
+    return rows + _mattered_rows(run_dir, out_dir)
+
+
+PRINTED_PAGE = "replay-printed.html"
+
+
+def _tune_replay_rows(tune_dir: Path, man: dict[str, Any], out_dir: Path) -> list[tuple[str, Link]]:
+    """A tune's replays: the typical game (:data:`~simlab.replay.choose.TYPICAL_RULE`) of the answer's confirmation
+    run, and the same deal (the confirmation runs share their seeds) played with the printed data; only the
+    printed game when the tune recommends no change."""
+    from simlab.replay.choose import TYPICAL_RULE, typical_game
+    from simlab.replay.page import replay_html
+    from simlab.replay.sources import replay_from_run
+
+    confirm = tune_dir / "confirm"
+    answer = str((man.get("answer") or {}).get("candidate") or "printed")
+    runs = [answer, "printed"] if answer != "printed" and (confirm / answer).is_dir() else ["printed"]
+    if not (confirm / "printed").is_dir():
+        return []
+    number, variant = typical_game(confirm / runs[0])
+    rows = []
+    for run, page in zip(runs, (REPLAY_PAGE, PRINTED_PAGE) if len(runs) == 2 else (REPLAY_PAGE,), strict=True):
+        label = (f"a typical game with {answer}'s data" if run != "printed"
+                 else "the same deal with the printed data" if len(runs) == 2 else "a typical game (printed data)")
+        game = replay_from_run(confirm / run, number, variant)
+        (out_dir / page).write_text(replay_html(game, f"{label[0].upper()}{label[1:]}: {man.get('experiment')}, "
+                                                      f"confirmation game {number}"), encoding="utf-8")
+        after = f" (confirmation run; {TYPICAL_RULE})" if run == runs[0] else " (the same seed)"
+        rows.append((label, Link(f"watch game {number} step by step", page, after)))
+    return rows
+
+
+MATTERED_PAGE = "replay-mattered.html"
+MATTERED_WITHOUT_PAGE = "replay-mattered-without.html"
+
+
+def _mattered_rows(run_dir: Path, out_dir: Path) -> list[tuple[str, Link]]:
+    """For an ablation run, the replay pages of the game where its most valuable component mattered most
+    (:func:`simlab.replay.choose.mattered_most`): that deal with the printed data and with the component changed,
+    side by side in the "what was run" rows; no rows for other runs."""
+    from simlab.replay.choose import MATTERED_RULE, mattered_most
+    from simlab.replay.page import replay_html
+    from simlab.replay.sources import replay_from_run
+
+    m = mattered_most(run_dir)
+    if m is None:
+        return []
+    what = m.label
+    verb = "removed" if m.change == "remove" else f"changed ({m.change})"
+    rows = []
+    for variant, page, label, result in (
+            ("base", MATTERED_PAGE, f"the game where {what} mattered most",
+             f"seat {m.seat} held it: win share {m.win_share_with:g}, score {m.score_with:g}"),
+            (m.changed, MATTERED_WITHOUT_PAGE, f"the same deal with {what} {verb}",
+             f"seat {m.seat}: win share {m.win_share_changed:g}, score {m.score_changed:g}")):
+        game = replay_from_run(run_dir, m.game, variant)
+        title = f"{label[0].upper()}{label[1:]}: {run_dir.parent.name}, game {m.game}" + (
+            f" ({variant})" if variant != "base" else "")
+        (out_dir / page).write_text(replay_html(game, title), encoding="utf-8")
+        note = f" ({result}; {MATTERED_RULE})" if variant == "base" else f" ({result})"
+        rows.append((label, Link(f"watch game {m.game} step by step", page, note)))
     return rows
 
 

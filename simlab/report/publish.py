@@ -229,7 +229,7 @@ def publish_one(name: str, project: Path | None = None, console: Any = None, sho
         man = manifest(run_dir)
     target = project / "reports" / name
     tmp = Path(tempfile.mkdtemp(prefix=f"simlab-publish-{name}-"))  # kept when the notebook fails, to read
-    index = report_run(run_dir, tmp, console=console, replay=spec.tune is None)
+    index = report_run(run_dir, tmp, console=console, replay=True)
     findings = read_findings(index.parent)
     if target.exists():
         shutil.rmtree(target)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -225,3 +226,15 @@ def test_a_strong_play_companion_is_published_beside_its_study(project):
     (project / "experiments" / "tiny.toml").write_text(TINY.replace("seed = 4", "seed = 5"))
     assert any(p.startswith("the study it re-plays, experiments/tiny.toml, changed")
                for p in pub.stale("tiny_strong", project))
+
+
+@pytest.mark.parametrize("name", STUDIES)
+def test_every_published_report_links_a_replay_beside_it(name):
+    """issue 26: every published page links at least one replay page, and every replay it links is there."""
+    folder = ROOT / "reports" / name
+    page = (folder / "index.html").read_text(encoding="utf-8")
+    links = re.findall(r'<a href="(replay[\w-]*\.html)">watch game \d+ step by step</a>', page)
+    assert links, f"reports/{name} links no replay"
+    for link in links:
+        assert 'id="replay-data"' in (folder / link).read_text(encoding="utf-8")
+    assert {p.name for p in folder.glob("replay*.html")} == set(links)

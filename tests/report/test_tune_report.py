@@ -318,3 +318,26 @@ def test_trials_never_played_are_drawn_apart(reported, tmp_path):
     caption = re.search(r"<figcaption[^>]*>(The objective of each trial of the search[^<]*)</figcaption>", page)
     assert caption and "Trials never played (infeasible, invalid) have no value: they are marked in the strip under " \
                        "the plot" in caption.group(1), caption
+
+
+def test_the_tune_links_the_same_deal_with_its_answer_and_with_the_printed_data(reported, tmp_path):
+    """issue 26: a published tune page links replays: the typical game of the answer's confirmation run and the
+    same deal (the confirmation runs share their seeds) with the printed data."""
+    import polars as pl
+
+    from simlab.replay.choose import typical_game
+    from simlab.report.build import PRINTED_PAGE, REPLAY_PAGE, _tune_replay_rows
+    from simlab.results import load
+
+    tune, man = reported["tune"], reported["manifest"]
+    answer = man["answer"]["candidate"]
+    rows = _tune_replay_rows(tune, man, tmp_path)
+    runs = [answer, "printed"] if answer != "printed" else ["printed"]
+    number, _variant = typical_game(tune / "confirm" / runs[0])
+    assert [r[1].href for r in rows] == [REPLAY_PAGE, PRINTED_PAGE][:len(runs)]
+    assert all(r[1].text == f"watch game {number} step by step" for r in rows)
+    seeds = {run: load(tune / "confirm" / run)["games"].filter(pl.col("game") == number).select("seed").collect()
+             .item() for run in runs}
+    assert len(set(seeds.values())) == 1  # one deal, shown with the answer's data and with the printed data
+    for row in rows:
+        assert 'id="replay-data"' in (tmp_path / row[1].href).read_text()

@@ -56,4 +56,6 @@ ABLATION = Ablation(
         AblationChange("vp", "the card's printed VP changed by delta", _change_vp, _vp_name),
     ),
     holders=("takes", "card"),
+    label=lambda data, card: (f"card {card} ({data.card_by_id(int(card)).type}, "
+                              f"{data.card_by_id(int(card)).condition})"),
 )

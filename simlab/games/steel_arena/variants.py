@@ -34,6 +34,12 @@ def _remove(data: SteelArenaData, tile_id: Any, delta: int) -> list[RowEdit]:
     return [RowEdit("tiles", {"tile_id": tile_id}, {"in_play": "false"}, origin=f"ablation (tile {tile_id})")]
 
 
+def _label(data: SteelArenaData, tile_id: Any) -> str:
+    """A module design as the pages name it: ``module G3-A-RELSOTRON (Railgun)``."""
+    names = [t.name_en for t in data.tiles if t.tile_id == str(tile_id)]
+    return f"module {tile_id}" + (f" ({names[0]})" if names else "")
+
+
 DATA = DataFiles(DATA_DIR, FILE_NAMES, _load, "steel_arena")
 ABLATION = Ablation(
     component="tiles",
@@ -43,4 +49,5 @@ ABLATION = Ablation(
                        lambda d, t, k: f"{t}_removed"),
     ),
     holders=("pickups", "design"),
+    label=_label,
 )
