@@ -118,13 +118,15 @@ DEFAULT_PARAMS = _default_params()
 
 # ---------------------------------------------------------------- evaluation helpers
 
-SCRATCH = 96  # floats of scratch room a heuristic needs (influence values, type weights; the search prior's memo)
+SCRATCH = 128  # floats of scratch room a heuristic needs (influence values, type weights; the search prior's memo)
 _INFL0 = 0
 _TYPEW0 = _INFL0 + N_COLUMNS * 6
 _MINE0 = _TYPEW0 + N_TYPES
 _OTHER0 = _MINE0 + N_INVESTORS
 _LEAD0 = _OTHER0 + N_INVESTORS
 _ARG0 = _LEAD0 + N_INVESTORS  # per column, the best influence count among 0..m assistants
+_GAIN0 = _ARG0 + N_COLUMNS * 6  # per investor position and influence k, its worth times the soft-win gain of k
+assert _GAIN0 + N_INVESTORS * 6 <= SCRATCH
 
 
 @njit(cache=True, inline="always")
@@ -246,22 +248,24 @@ def _soft_win(mine: float, other: float, spread: float) -> float:
 
 @kernel
 def _investor_influence(s, p: int, scratch) -> None:
-    """Per investor position: seat p's influence and the best other seat's (into scratch)."""
+    """Per investor position: seat p's influence and the best other seat's (into scratch).
+
+    Position ``pos`` sits between columns ``pos - 1`` and ``pos``: its influence is the pieces in those columns
+    (small integers, so the float sums are exact in any order).
+    """
     for pos in range(N_INVESTORS):
-        lo = max(pos - 1, 0)
-        hi = min(pos, N_COLUMNS - 1)
-        mine = 0.0
-        other = 0.0
-        for q in range(s.n_players):
-            v = 0.0
-            for c in range(lo, hi + 1):
-                v += s.col_agents[q, c] + s.col_assistants[q, c]
+        scratch[_MINE0 + pos] = 0.0
+        scratch[_OTHER0 + pos] = 0.0
+    for q in range(s.n_players):
+        prev = 0
+        for pos in range(N_INVESTORS):
+            here = s.col_agents[q, pos] + s.col_assistants[q, pos] if pos < N_COLUMNS else 0
+            v = float(prev + here)
+            prev = here
             if q == p:
-                mine = v
-            elif v > other:
-                other = v
-        scratch[_MINE0 + pos] = mine
-        scratch[_OTHER0 + pos] = other
+                scratch[_MINE0 + pos] = v
+            elif v > scratch[_OTHER0 + pos]:
+                scratch[_OTHER0 + pos] = v
 
 
 @kernel
@@ -329,16 +333,21 @@ def _influence_values(s, p: int, a: int, infl_weight: float, assist_cost: float,
     _investor_influence(s, p, scratch)
     for pos in range(N_INVESTORS):
         scratch[_LEAD0 + pos] = 1.0 if scratch[_MINE0 + pos] > scratch[_OTHER0 + pos] else 0.0
+    if infl_weight > 0:  # the gain of each position depends on k, not on the column: computed once per position
+        for pos in range(N_INVESTORS):
+            t = s.investors[pos]
+            worth = scratch[_TYPEW0 + t] * (s.type_count[p, t] + future_share * remaining_buys) + 0.5
+            mine = scratch[_MINE0 + pos]
+            other = scratch[_OTHER0 + pos]
+            now = _soft_win(mine, other, spread)
+            for k in range(a + 1):
+                scratch[_GAIN0 + pos * 6 + k] = worth * (_soft_win(mine + k + 1, other, spread) - now)
     for col in range(N_COLUMNS):
         for k in range(a + 1):
             v = 0.0
             if infl_weight > 0:
-                for pos in (col, col + 1):
-                    t = s.investors[pos]
-                    worth = scratch[_TYPEW0 + t] * (s.type_count[p, t] + future_share * remaining_buys) + 0.5
-                    mine = scratch[_MINE0 + pos]
-                    other = scratch[_OTHER0 + pos]
-                    v += worth * (_soft_win(mine + k + 1, other, spread) - _soft_win(mine, other, spread))
+                v += scratch[_GAIN0 + col * 6 + k]
+                v += scratch[_GAIN0 + (col + 1) * 6 + k]
             scratch[_INFL0 + col * 6 + k] = infl_weight * v - assist_cost * k
         best_k = 0
         for k in range(a + 1):
@@ -386,12 +395,32 @@ def _investor_like(kind: int, params, s, cards, opts, scratch) -> int:
         for k in range(N_SLOTS):
             if s.slot_card[p, k] >= 0:
                 continue
+            # _take_delta's parts, once per slot: the calibrated dice and the neighbours' changes they bring
+            dk = s.dice[p, k]
+            dk1 = s.dice[p, k + 1]
+            dl = wrap_die(dk + cards[c, CARD_LEFT])
+            dr = wrap_die(dk1 + cards[c, CARD_RIGHT])
+            nl = 0
+            if k > 0 and dl != dk:
+                left_card = s.slot_card[p, k - 1]
+                if left_card >= 0:
+                    d0 = s.dice[p, k - 1]
+                    nl = points(cards, left_card, d0, dl) - points(cards, left_card, d0, dk)
+            nr = 0
+            if k < N_SLOTS - 1 and dr != dk1:
+                right_card = s.slot_card[p, k + 1]
+                if right_card >= 0:
+                    d2 = s.dice[p, k + 2]
+                    nr = points(cards, right_card, dr, d2) - points(cards, right_card, dk1, d2)
             for bl in range(can_l + 1):
                 for br in range(can_r + 1):
                     nb = bl + br
                     if nb > a:
                         continue
-                    v = _take_delta(s, p, cards, c, k, bl, br) + card_v - (assist_cost + 0.01) * nb
+                    # the same integer as _take_delta(s, p, cards, c, k, bl, br), in the same float expression
+                    delta = (points(cards, c, dk if bl else dl, dk1 if br else dr) + (0 if bl else nl)
+                             + (0 if br else nr))
+                    v = delta + card_v - (assist_cost + 0.01) * nb
                     # best influence with the assistants left: a prefix maximum computed above
                     k_best = int(scratch[_ARG0 + col * 6 + a - nb])
                     v += scratch[_INFL0 + col * 6 + k_best]
