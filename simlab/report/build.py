@@ -104,7 +104,8 @@ def report_experiment(spec: Any, out: Path | None = None, report_dir: Path | Non
 
 
 def report_run(run: str | Path, report_dir: Path | None = None, notebook: Path | None = None,
-               trust: bool = False, console: Any = None, show_code: bool = False, replay: bool = False) -> Path:
+               trust: bool = False, console: Any = None, show_code: bool = False, replay: bool = False,
+               links: list[tuple[str, Link]] | None = None) -> Path:
     """Execute the run's notebook on it and write ``index.html`` (default ``<run>/report/``, never
     ``reports/``: :mod:`simlab.report.publish` writes the published pages); returns the HTML path.
 
@@ -114,7 +115,8 @@ def report_run(run: str | Path, report_dir: Path | None = None, notebook: Path |
     The page hides the code cells unless ``show_code`` (:func:`render_html`). With ``replay``, the run's typical
     game (:func:`simlab.replay.choose.typical_game`) is written beside the page as ``replay.html`` and linked from
     the "what was run" table, and so is its most lopsided game (``replay-lopsided.html``, the largest winning
-    margin) when that is another game (``simlab publish`` does this for every published study).
+    margin) when that is another game (``simlab publish`` does this for every published study). ``links``: more
+    "what was run" rows (label, link), e.g. the study's strong-play companions.
 
     A tune folder (``simlab tune``) is reported with ``tune_report.ipynb`` (:func:`report_tune`), and its replays
     are those of its confirmation runs.
@@ -124,7 +126,7 @@ def report_run(run: str | Path, report_dir: Path | None = None, notebook: Path |
     tune_dir = tune_dir_of(run)
     if tune_dir is not None:
         return report_tune(tune_dir, report_dir, notebook=notebook, console=console, show_code=show_code,
-                           replay=replay)
+                           replay=replay, links=links)
     run_dir = resolve_run(run).resolve()
     man = manifest(run_dir)
     if not safe_component(str(man.get("experiment", ""))):
@@ -142,6 +144,7 @@ def report_run(run: str | Path, report_dir: Path | None = None, notebook: Path |
     rows, note = _run_rows(run_dir, man, nb_path.name)
     if replay:
         rows += _replay_rows(run_dir, out_dir)
+    rows += links or []
     if not (findings["takeaway"] or findings["headlines"]):
         findings["headlines"] = _default_findings(run_dir)
     deals = stored_deals(man)
@@ -154,7 +157,8 @@ def report_run(run: str | Path, report_dir: Path | None = None, notebook: Path |
 
 
 def report_tune(tune_dir: str | Path, report_dir: Path | None = None, notebook: Path | None = None,
-                console: Any = None, show_code: bool = False, replay: bool = False) -> Path:
+                console: Any = None, show_code: bool = False, replay: bool = False,
+                links: list[tuple[str, Link]] | None = None) -> Path:
     """Execute ``tune_report.ipynb`` (or ``notebook``) on a complete tune folder and write ``index.html``
     (default ``<tune folder>/report/``) with a summary of the tune on top; returns the HTML path. With ``replay``,
     the typical game of the recommended change's confirmation run and the same deal with the printed data are
@@ -178,6 +182,7 @@ def report_tune(tune_dir: str | Path, report_dir: Path | None = None, notebook: 
     rows = [*summary_rows(tune_dir, man), ("notebook", nb_path.name)]
     if replay:
         rows += _tune_replay_rows(tune_dir, man, out_dir)
+    rows += links or []
     top = page_top(f"simlab tune report: {man.get('experiment')}", findings, rows, TUNE_NOTE)
     index = out_dir / "index.html"
     index.write_text(finish_page(body, top), encoding="utf-8")

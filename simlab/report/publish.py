@@ -82,6 +82,22 @@ def spec_path(name: str, project: Path) -> Path:
     return project / "experiments" / f"{name}.toml"
 
 
+def companions_of(name: str, project: Path) -> list[str]:
+    """The published studies that are strong-play companions of ``name`` (their spec's ``[companion]`` names it),
+    in the order ``reports/published.toml`` lists them."""
+    out = []
+    for other in published_studies(project):
+        path = spec_path(other, project)
+        try:
+            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError):
+            continue  # publishing that study says what is wrong with it
+        section = raw.get("companion")
+        if isinstance(section, dict) and section.get("study") == name:
+            out.append(other)
+    return out
+
+
 def current_record(name: str, project: Path | None = None) -> dict[str, Any]:
     """The hashes a report of ``name`` would record if it were built now from the current files."""
     from simlab.core.game import get_game
@@ -229,7 +245,14 @@ def publish_one(name: str, project: Path | None = None, console: Any = None, sho
         man = manifest(run_dir)
     target = project / "reports" / name
     tmp = Path(tempfile.mkdtemp(prefix=f"simlab-publish-{name}-"))  # kept when the notebook fails, to read
-    index = report_run(run_dir, tmp, console=console, replay=True)
+    from simlab.report.build import Link
+
+    links = [("under strong play", Link(companion, f"../{companion}/index.html",
+                                        " (its strong-play companion: the same questions played by search players on "
+                                        "this study's deals, side by side with this page's findings, a verdict for "
+                                        "each)"))
+             for companion in companions_of(name, project)]
+    index = report_run(run_dir, tmp, console=console, replay=True, links=links)
     findings = read_findings(index.parent)
     if target.exists():
         shutil.rmtree(target)

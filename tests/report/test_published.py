@@ -223,6 +223,10 @@ def test_a_strong_play_companion_is_published_beside_its_study(project):
     assert record["companion"] == {"study": "tiny", "run": study["run"], "spec_hash": study["spec_hash"]}
     assert record["takeaway"][0].startswith("Re-played under strong play (ismcts(iterations=20))")
     assert pub.stale("tiny_strong", project) == []
+    # the study's page links its companion (it is listed, so publishing every study writes it beside)
+    assert pub.companions_of("tiny", project) == ["tiny_strong"] and pub.companions_of("tiny_strong", project) == []
+    page = (project / "reports" / "tiny" / "index.html").read_text()
+    assert '<a href="../tiny_strong/index.html">tiny_strong</a>' in page and "under strong play" in page
     (project / "experiments" / "tiny.toml").write_text(TINY.replace("seed = 4", "seed = 5"))
     assert any(p.startswith("the study it re-plays, experiments/tiny.toml, changed")
                for p in pub.stale("tiny_strong", project))
@@ -238,3 +242,19 @@ def test_every_published_report_links_a_replay_beside_it(name):
     for link in links:
         assert 'id="replay-data"' in (folder / link).read_text(encoding="utf-8")
     assert {p.name for p in folder.glob("replay*.html")} == set(links)
+
+
+@pytest.mark.parametrize("name", STUDIES)
+def test_every_page_beside_a_published_report_that_it_links_is_there(name):
+    """A published page's links to files beside it (replays, its companions' pages) all resolve."""
+    folder = ROOT / "reports" / name
+    page = (folder / "index.html").read_text(encoding="utf-8")
+    for href in re.findall(r'<a href="([^"#:]+\.html)"', page):
+        assert (folder / href).resolve().is_file(), f"reports/{name} links {href}, which is not there"
+
+
+def test_every_study_with_a_published_companion_links_it():
+    for name in STUDIES:
+        page = (ROOT / "reports" / name / "index.html").read_text(encoding="utf-8")
+        for companion in pub.companions_of(name, ROOT):
+            assert f'<a href="../{companion}/index.html">{companion}</a>' in page, (name, companion)
