@@ -84,7 +84,10 @@ def spec_path(name: str, project: Path) -> Path:
 
 def companions_of(name: str, project: Path) -> list[str]:
     """The published studies that are strong-play companions of ``name`` (their spec's ``[companion]`` names it),
-    in the order ``reports/published.toml`` lists them."""
+    in the order ``reports/published.toml`` lists them; none in a project that lists no published studies (a study
+    published on its own, as a tune page is)."""
+    if not (project / "reports" / STUDIES).is_file():
+        return []
     out = []
     for other in published_studies(project):
         path = spec_path(other, project)
