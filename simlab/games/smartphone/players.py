@@ -241,32 +241,26 @@ def plan_value(ctx, prm, cnt, hidden: int, unused: int, elig) -> float:
 
 
 @kernel
-def best_arrangements(s, T, p: int, prm, k: int, elig, out_idx) -> int:
-    """The ``k`` arrangements of highest plan value with no upgrade laid (indices into ``out_idx``)."""
+def best_arrangement(s, T, p: int, prm, elig) -> int:
+    """The arrangement of highest plan value with no upgrade laid (the first of equals).
+
+    One kernel for the one arrangement greedy wants: the top-k list it replaced (called with k = 1) kept its values
+    in a heap array, which cost 4-6% of Smartphone's heuristic games once kernels stopped being compiled for their
+    constant arguments (issue 24).
+    """
     ctx = np.empty(8)
     plan_context(s, T, p, ctx)
     counts = T.arr_counts
     hid = T.arr_hidden
-    n_arr = hid.shape[0]
     unused = s.hand_n[p]
-    vals = np.empty(k)
-    n = 0
-    for a in range(n_arr):
+    best_a = -1
+    best_v = 0.0
+    for a in range(hid.shape[0]):
         v = plan_value(ctx, prm, counts[a], hid[a], unused, elig)
-        if n < k:
-            j = n
-            n += 1
-        elif v > vals[n - 1]:
-            j = n - 1
-        else:
-            continue
-        while j > 0 and vals[j - 1] < v:
-            vals[j] = vals[j - 1]
-            out_idx[j] = out_idx[j - 1]
-            j -= 1
-        vals[j] = v
-        out_idx[j] = a
-    return n
+        if best_a < 0 or v > best_v:
+            best_a = a
+            best_v = v
+    return best_a
 
 
 @kernel
@@ -388,9 +382,7 @@ def plan_with_upgrades(s, T, p: int, prm, arr: int, elig) -> float:
 @kernel
 def greedy_arrangement(s, T, p: int, prm, elig) -> int:
     """Greedy's arrangement: the best by plan value with no upgrades (upgrades follow)."""
-    idx = np.empty(1, dtype=np.int64)
-    best_arrangements(s, T, p, prm, 1, elig, idx)
-    return idx[0]
+    return best_arrangement(s, T, p, prm, elig)
 
 
 @njit(cache=True, inline="always")
