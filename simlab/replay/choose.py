@@ -80,7 +80,8 @@ def mattered_most(run: str | Path) -> Mattered | None:
     man = manifest(run)
     variants = {name: entry["ablation"] for name, entry in (man.get("data") or {}).items()
                 if isinstance(entry, dict) and entry.get("ablation")}
-    ablation = get_game(str(man.get("game"))).ablation() if variants else None
+    game = get_game(str(man.get("game")))
+    ablation = game.ablation() if variants else None
     if ablation is None or ablation.holders is None:
         return None
     table, column = ablation.holders
@@ -111,7 +112,7 @@ def mattered_most(run: str | Path) -> Mattered | None:
     if not swings.height:
         return None
     r = swings.row(0, named=True)
-    label = ablation.describe(get_game(str(man.get("game"))).default_data(), r["component"])
+    label = ablation.describe(game.default_data(), r["component"])
     return Mattered(int(r["game"]), str(r["changed"]), str(r["component"]), label, str(r["change"]),
                     int(r["seat"]), float(r["win_share"]), float(r["win_share_changed"]), float(r["score"]),
                     float(r["score_changed"]))

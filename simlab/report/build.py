@@ -517,14 +517,33 @@ class Link:
 
 REPLAY_PAGE = "replay.html"
 LOPSIDED_PAGE = "replay-lopsided.html"
+PRINTED_PAGE = "replay-printed.html"
+MATTERED_PAGE = "replay-mattered.html"
+MATTERED_WITHOUT_PAGE = "replay-mattered-without.html"
+
+
+def _replay_row(run_dir: Path, number: int, variant: str, out_dir: Path, page: str, label: str, title: str,
+                after: str) -> tuple[str, Link]:
+    """Write the replay page of game ``number`` (of ``variant``) of a stored run as ``out_dir / page``, titled
+    ``title``; the "what was run" row that links it."""
+    from simlab.replay.page import replay_html
+    from simlab.replay.sources import replay_from_run
+
+    game = replay_from_run(run_dir, number, variant)
+    (out_dir / page).write_text(replay_html(game, title), encoding="utf-8")
+    return label, Link(f"watch game {number} step by step", page, after)
+
+
+def _titled(label: str, where: str, number: int, variant: str = "base") -> str:
+    """A replay page's title: the row's label (capitalised), ``where`` the run is, the game number and variant."""
+    return f"{label[0].upper()}{label[1:]}{where} {number}" + (f" ({variant})" if variant != "base" else "")
 
 
 def _replay_rows(run_dir: Path, out_dir: Path) -> list[tuple[str, Link]]:
     """Write the replay pages of the run's typical and most lopsided games beside the report (one page when they
-    are the same game); the "what was run" rows linking them, each with the rule that chose it."""
+    are the same game), and those of the game where a component mattered most (:func:`_mattered_rows`); the
+    "what was run" rows linking them, each with the rule that chose it."""
     from simlab.replay.choose import LOPSIDED_RULE, TYPICAL_RULE, lopsided_game, typical_game
-    from simlab.replay.page import replay_html
-    from simlab.replay.sources import replay_from_run
 
     rows = []
     chosen: set[tuple[int, str]] = set()
@@ -534,15 +553,9 @@ def _replay_rows(run_dir: Path, out_dir: Path) -> list[tuple[str, Link]]:
         if (number, variant) in chosen:
             continue
         chosen.add((number, variant))
-        game = replay_from_run(run_dir, number, variant)
-        title = f"{label[0].upper()}{label[1:]} of {run_dir.parent.name}: game {number}" + (
-            f" ({variant})" if variant != "base" else "")
-        (out_dir / page).write_text(replay_html(game, title), encoding="utf-8")
-        rows.append((label, Link(f"watch game {number} step by step", page, f" ({rule})")))
+        rows.append(_replay_row(run_dir, number, variant, out_dir, page, label,
+                                _titled(label, f" of {run_dir.parent.name}: game", number, variant), f" ({rule})"))
     return rows + _mattered_rows(run_dir, out_dir)
-
-
-PRINTED_PAGE = "replay-printed.html"
 
 
 def _tune_replay_rows(tune_dir: Path, man: dict[str, Any], out_dir: Path) -> list[tuple[str, Link]]:
@@ -550,29 +563,21 @@ def _tune_replay_rows(tune_dir: Path, man: dict[str, Any], out_dir: Path) -> lis
     run, and the same deal (the confirmation runs share their seeds) played with the printed data; only the
     printed game when the tune recommends no change."""
     from simlab.replay.choose import TYPICAL_RULE, typical_game
-    from simlab.replay.page import replay_html
-    from simlab.replay.sources import replay_from_run
 
     confirm = tune_dir / "confirm"
-    answer = str((man.get("answer") or {}).get("candidate") or "printed")
-    runs = [answer, "printed"] if answer != "printed" and (confirm / answer).is_dir() else ["printed"]
     if not (confirm / "printed").is_dir():
         return []
+    answer = str((man.get("answer") or {}).get("candidate") or "printed")
+    runs = [answer, "printed"] if answer != "printed" and (confirm / answer).is_dir() else ["printed"]
     number, variant = typical_game(confirm / runs[0])
     rows = []
-    for run, page in zip(runs, (REPLAY_PAGE, PRINTED_PAGE) if len(runs) == 2 else (REPLAY_PAGE,), strict=True):
+    for run, page in zip(runs, (REPLAY_PAGE, PRINTED_PAGE), strict=False):
         label = (f"a typical game with {answer}'s data" if run != "printed"
                  else "the same deal with the printed data" if len(runs) == 2 else "a typical game (printed data)")
-        game = replay_from_run(confirm / run, number, variant)
-        (out_dir / page).write_text(replay_html(game, f"{label[0].upper()}{label[1:]}: {man.get('experiment')}, "
-                                                      f"confirmation game {number}"), encoding="utf-8")
         after = f" (confirmation run; {TYPICAL_RULE})" if run == runs[0] else " (the same seed)"
-        rows.append((label, Link(f"watch game {number} step by step", page, after)))
+        rows.append(_replay_row(confirm / run, number, variant, out_dir, page, label,
+                                _titled(label, f": {man.get('experiment')}, confirmation game", number), after))
     return rows
-
-
-MATTERED_PAGE = "replay-mattered.html"
-MATTERED_WITHOUT_PAGE = "replay-mattered-without.html"
 
 
 def _mattered_rows(run_dir: Path, out_dir: Path) -> list[tuple[str, Link]]:
@@ -580,26 +585,19 @@ def _mattered_rows(run_dir: Path, out_dir: Path) -> list[tuple[str, Link]]:
     (:func:`simlab.replay.choose.mattered_most`): that deal with the printed data and with the component changed,
     side by side in the "what was run" rows; no rows for other runs."""
     from simlab.replay.choose import MATTERED_RULE, mattered_most
-    from simlab.replay.page import replay_html
-    from simlab.replay.sources import replay_from_run
 
     m = mattered_most(run_dir)
     if m is None:
         return []
-    what = m.label
     verb = "removed" if m.change == "remove" else f"changed ({m.change})"
+    with_it = f"seat {m.seat} held it: win share {m.win_share_with:g}, score {m.score_with:g}"
+    without = f"seat {m.seat}: win share {m.win_share_changed:g}, score {m.score_changed:g}"
     rows = []
-    for variant, page, label, result in (
-            ("base", MATTERED_PAGE, f"the game where {what} mattered most",
-             f"seat {m.seat} held it: win share {m.win_share_with:g}, score {m.score_with:g}"),
-            (m.changed, MATTERED_WITHOUT_PAGE, f"the same deal with {what} {verb}",
-             f"seat {m.seat}: win share {m.win_share_changed:g}, score {m.score_changed:g}")):
-        game = replay_from_run(run_dir, m.game, variant)
-        title = f"{label[0].upper()}{label[1:]}: {run_dir.parent.name}, game {m.game}" + (
-            f" ({variant})" if variant != "base" else "")
-        (out_dir / page).write_text(replay_html(game, title), encoding="utf-8")
-        note = f" ({result}; {MATTERED_RULE})" if variant == "base" else f" ({result})"
-        rows.append((label, Link(f"watch game {m.game} step by step", page, note)))
+    for variant, page, label, after in (
+            ("base", MATTERED_PAGE, f"the game where {m.label} mattered most", f" ({with_it}; {MATTERED_RULE})"),
+            (m.changed, MATTERED_WITHOUT_PAGE, f"the same deal with {m.label} {verb}", f" ({without})")):
+        rows.append(_replay_row(run_dir, m.game, variant, out_dir, page, label,
+                                _titled(label, f": {run_dir.parent.name}, game", m.game, variant), after))
     return rows
 
 

@@ -138,24 +138,41 @@ def _slot_points(s, p: int, cards, k: int, left: int, right: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _take_delta(s, p: int, cards, c: int, k: int, bl: int, br: int) -> int:
-    """Change in the seat's current network VP if card c goes to slot k with these blocks."""
+def _slot_parts(s, p: int, cards, c: int, k: int) -> tuple[int, int, int, int, int, int]:
+    """What a take of card c into slot k shares over its block choices: the slot's dice (dk, dk1), the dice as the
+    card calibrates them (dl, dr), and the change in the left and right neighbours' VP that calibration brings
+    (nl, nr; zero when the die does not move or the neighbour slot is empty)."""
     dk = s.dice[p, k]
     dk1 = s.dice[p, k + 1]
-    dl = dk if bl else wrap_die(dk + cards[c, CARD_LEFT])
-    dr = dk1 if br else wrap_die(dk1 + cards[c, CARD_RIGHT])
-    delta = points(cards, c, dl, dr)
+    dl = wrap_die(dk + cards[c, CARD_LEFT])
+    dr = wrap_die(dk1 + cards[c, CARD_RIGHT])
+    nl = 0
     if k > 0 and dl != dk:
         left_card = s.slot_card[p, k - 1]
         if left_card >= 0:
             d0 = s.dice[p, k - 1]
-            delta += points(cards, left_card, d0, dl) - points(cards, left_card, d0, dk)
+            nl = points(cards, left_card, d0, dl) - points(cards, left_card, d0, dk)
+    nr = 0
     if k < N_SLOTS - 1 and dr != dk1:
         right_card = s.slot_card[p, k + 1]
         if right_card >= 0:
             d2 = s.dice[p, k + 2]
-            delta += points(cards, right_card, dr, d2) - points(cards, right_card, dk1, d2)
-    return delta
+            nr = points(cards, right_card, dr, d2) - points(cards, right_card, dk1, d2)
+    return dk, dk1, dl, dr, nl, nr
+
+
+@njit(cache=True, inline="always")
+def _blocked_delta(cards, c: int, bl: int, br: int, dk: int, dk1: int, dl: int, dr: int, nl: int, nr: int) -> int:
+    """The change in network VP of the take whose parts ``_slot_parts`` gave, with these blocks (a blocked die stays
+    as it is and moves no neighbour)."""
+    return points(cards, c, dk if bl else dl, dk1 if br else dr) + (0 if bl else nl) + (0 if br else nr)
+
+
+@njit(cache=True, inline="always")
+def _take_delta(s, p: int, cards, c: int, k: int, bl: int, br: int) -> int:
+    """Change in the seat's current network VP if card c goes to slot k with these blocks."""
+    dk, dk1, dl, dr, nl, nr = _slot_parts(s, p, cards, c, k)
+    return _blocked_delta(cards, c, bl, br, dk, dk1, dl, dr, nl, nr)
 
 
 @kernel
@@ -395,31 +412,13 @@ def _investor_like(kind: int, params, s, cards, opts, scratch) -> int:
         for k in range(N_SLOTS):
             if s.slot_card[p, k] >= 0:
                 continue
-            # _take_delta's parts, once per slot: the calibrated dice and the neighbours' changes they bring
-            dk = s.dice[p, k]
-            dk1 = s.dice[p, k + 1]
-            dl = wrap_die(dk + cards[c, CARD_LEFT])
-            dr = wrap_die(dk1 + cards[c, CARD_RIGHT])
-            nl = 0
-            if k > 0 and dl != dk:
-                left_card = s.slot_card[p, k - 1]
-                if left_card >= 0:
-                    d0 = s.dice[p, k - 1]
-                    nl = points(cards, left_card, d0, dl) - points(cards, left_card, d0, dk)
-            nr = 0
-            if k < N_SLOTS - 1 and dr != dk1:
-                right_card = s.slot_card[p, k + 1]
-                if right_card >= 0:
-                    d2 = s.dice[p, k + 2]
-                    nr = points(cards, right_card, dr, d2) - points(cards, right_card, dk1, d2)
+            dk, dk1, dl, dr, nl, nr = _slot_parts(s, p, cards, c, k)  # once per slot, not per block choice
             for bl in range(can_l + 1):
                 for br in range(can_r + 1):
                     nb = bl + br
                     if nb > a:
                         continue
-                    # the same integer as _take_delta(s, p, cards, c, k, bl, br), in the same float expression
-                    delta = (points(cards, c, dk if bl else dl, dk1 if br else dr) + (0 if bl else nl)
-                             + (0 if br else nr))
+                    delta = _blocked_delta(cards, c, bl, br, dk, dk1, dl, dr, nl, nr)  # = _take_delta(..., bl, br)
                     v = delta + card_v - (assist_cost + 0.01) * nb
                     # best influence with the assistants left: a prefix maximum computed above
                     k_best = int(scratch[_ARG0 + col * 6 + a - nb])
