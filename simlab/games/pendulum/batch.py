@@ -18,7 +18,8 @@ from simlab.games.pendulum.codes import (
     OPT_TIME_MODEL,
     W_MAT,
 )
-from simlab.games.pendulum.dispatch import choose_action
+from simlab.games.pendulum.dispatch import choose_action_with
+from simlab.games.pendulum.players.dispatch import new_scratch
 from simlab.games.pendulum.rules import apply_action, legal_actions, new_log, setup
 from simlab.games.pendulum.state import MAX_WORKERS, STATE_DTYPE
 
@@ -34,13 +35,15 @@ def play_games(seeds, n_players: int, kinds, params, lineup, tables, out_games, 
     s = s_arr[0]
     legal = np.empty(MAX_ACTIONS, dtype=np.int64)
     log = new_log(0)
+    copies, legal2, fbuf, plog = new_scratch()  # the players' scratch, once per batch
     for i in range(seeds.shape[0]):
         setup(s, seeds[i], n_players, t, log)
         li = lineup[i]
         while not s.over:
             p = s.actor
             n_legal = legal_actions(s, t, legal)
-            a = choose_action(kinds[li, p], params[li, p], s_arr, legal, n_legal, tables)
+            a = choose_action_with(kinds[li, p], params[li, p], s_arr, legal, n_legal, tables, copies, legal2, fbuf,
+                                   plog)
             apply_action(s, t, a, log)
         write_results(s, t, i, out_games, out_seats)
 

@@ -25,21 +25,22 @@ best reward less its cost), one on the timed row can act now (``W_NOW``), a free
 box of an untimed row) is worth ``W_FREE`` times the best space it could move to, a stuck one (bottom box
 of the timed row) ``W_STUCK`` times it.
 
-**Heuristics** (track_balancer, producer, voter) are one-ply in every phase, and differ only in their
-weights. A move changes nothing but where a worker stands, so its value is computed directly (the worker's new
-potential less its old). In the real-time phase (most of a game's decisions) every other action is first
-scored by the static scorer ``fast_score`` (its value read off the position, no copy), and only the best
-``LOOKAHEAD`` of those by it are played out: applied to a copy of the state (determinized first: what the
-seat cannot see is re-dealt from its own stream, see ``determinize``), the seat's own decisions that follow
-at once (the pending stack: wild cubes, VP of choice, the province to conquer and its slot, the worker to
-retrieve, ...; the solo re-placement after a lift) settled by the fast policy (``fast_action``), and the
-result evaluated. In the other phases (pending decisions, council cards, trim, step 5, start placements,
-the solo re-placement: a few a round) every action is played out so, the follow-ups settled one-ply (each
-choice on a further copy). The best of the moves, the played-out actions and the pass wins. **They pass**
-(``A_PASS``, where legal) when no action gains more than ``pass_below`` over the position as it is, so a
-step always ends: every action a heuristic takes raises its own evaluation. Their first versions
-(``track_balancer_v1``, ``producer_v1``, ``voter_v1``, same weights) play every action out in every phase,
-settling one-ply: slower (docs/players.md gives the speeds and the ladder between the versions).
+**Heuristics** (track_balancer, producer, voter) are one-ply in every phase, and differ only in their weights.
+A move changes nothing but where a worker stands, so its value is computed directly (the worker's new
+potential less its old). In the real-time phase (most of a game's decisions) every other action is played out:
+applied to a copy of the state (determinized first: what the seat cannot see is re-dealt from its own stream,
+see ``determinize``), the seat's own decisions that follow at once (the pending stack: wild cubes, VP of
+choice, the province to conquer and its slot, the worker to retrieve, ...; the solo re-placement after a lift)
+settled by the fast policy, and the result evaluated with the base position's two scans (the best space a free
+worker could reach, the best province a conquer brings: ``evaluate_after``), which are most of an evaluation's
+time; every other part of the context is recomputed for the copy. In the other phases (pending decisions,
+council cards, trim, step 5, start placements, the solo re-placement: a few a round) every action is played
+out so, the follow-ups settled one-ply (each choice on a further copy, valued the same way). The best of the
+moves, the played-out actions and the pass wins. **They pass** (``A_PASS``, where legal) when no action gains
+more than ``pass_below`` over the position as it is, so a step always ends: every action a heuristic takes
+raises its own evaluation. Their first versions (``track_balancer_v1``, ``producer_v1``, ``voter_v1``, same
+weights) play every action out in every phase, settling one-ply, each copy evaluated in full: slower
+(docs/players.md gives the speeds and the ladder between the versions).
 
 **Search** (slow): determinized Monte Carlo in the real-time phase and at council. Its base heuristic's
 (the voter by default) best few actions are the candidates, searched only when the runner-up's one-ply score
@@ -65,10 +66,17 @@ from __future__ import annotations
 
 from simlab.games.pendulum.codes import OPT_LEVEL
 from simlab.games.pendulum.players.dispatch import choose_action
-from simlab.games.pendulum.players.evaluation import evaluate, potentials, prepare, static_value
+from simlab.games.pendulum.players.evaluation import (
+    evaluate,
+    evaluate_after,
+    potentials,
+    prepare,
+    prepare_after,
+    static_value,
+)
 from simlab.games.pendulum.players.fast import fast_action, fast_score
 from simlab.games.pendulum.players.heuristics import heuristic_weights
-from simlab.games.pendulum.players.lookahead import LOOKAHEAD, heuristic_action, score_actions_fast
+from simlab.games.pendulum.players.lookahead import heuristic_action, score_actions_fast
 from simlab.games.pendulum.players.redeal import determinize
 from simlab.games.pendulum.players.registry import (
     BUILTIN_PLAYERS,
@@ -89,8 +97,8 @@ from simlab.games.pendulum.players.weights import N_CTX, N_W, NEG
 
 __all__ = [
     "BUILTIN_PLAYERS", "DEFAULT_PARAMS", "KIND_BALANCER", "KIND_BALANCER_V1", "KIND_PRODUCER", "KIND_PRODUCER_V1",
-    "KIND_RANDOM", "KIND_SEARCH", "KIND_VOTER", "KIND_VOTER_V1", "LOOKAHEAD", "NEG", "N_CTX", "N_PARAMS", "N_W",
-    "OPT_LEVEL", "_automa_votes_estimate", "choose_action", "determinize", "evaluate", "fast_action", "fast_score",
-    "heuristic_action", "heuristic_weights", "potentials", "prepare", "score_actions", "score_actions_fast",
-    "static_value",
+    "KIND_RANDOM", "KIND_SEARCH", "KIND_VOTER", "KIND_VOTER_V1", "NEG", "N_CTX", "N_PARAMS", "N_W",
+    "OPT_LEVEL", "_automa_votes_estimate", "choose_action", "determinize", "evaluate", "evaluate_after",
+    "fast_action", "fast_score", "heuristic_action", "heuristic_weights", "potentials", "prepare", "prepare_after",
+    "score_actions", "score_actions_fast", "static_value",
 ]

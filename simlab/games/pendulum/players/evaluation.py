@@ -80,6 +80,29 @@ from simlab.games.pendulum.tables import (
 def prepare(s, t, p: int, w, ctx) -> None:
     """Fill the context ``ctx`` (C_*) of seat p in position s: marginal VP values, caps, the best province,
     the best space a free worker could reach."""
+    best = _prepare_tracks(s, t, p, w, ctx)
+    _prepare_province(s, t, p, w, ctx, best)
+    _prepare_rank(s, t, p, ctx, best)
+    _prepare_spaces(s, t, p, w, ctx)
+
+
+@kernel
+def prepare_after(s, t, p: int, w, ctx, bctx) -> None:
+    """``prepare`` for a copy played out from a base position whose context is ``bctx``: the marginal VP
+    values, caps and the rank bonus recomputed; what its two scans find (the best province a conquer brings,
+    the best space a free worker could reach: most of ``prepare``'s time) taken from the base. Measured
+    stronger than the exact context (docs/pendulum.md, Players: issue 24)."""
+    best = _prepare_tracks(s, t, p, w, ctx)
+    ctx[C_CONQ] = bctx[C_CONQ]
+    _prepare_rank(s, t, p, ctx, best)
+    ctx[C_BESTC] = bctx[C_BESTC]
+    ctx[C_BESTG] = bctx[C_BESTG]
+
+
+@kernel
+def _prepare_tracks(s, t, p: int, w, ctx) -> float:
+    """The marginal VP values, caps, high cube values and the round's future weights; returns the best
+    track's VP value."""
     pf = int(t.opts[OPT_PARCHMENT_FIRST])
     last = int(t.opts[OPT_TRACK_LAST])
     best = 0.0
@@ -102,6 +125,12 @@ def prepare(s, t, p: int, w, ctx) -> None:
     rnd = min(max(s.round, 1), 4)
     ctx[C_FUT] = w[W_FUT] * (0.5 + 0.5 * (4 - rnd))
     ctx[C_WORKER] = w[W_WORKER] * (0.25 + 0.25 * (4 - rnd))
+    return best
+
+
+@kernel
+def _prepare_province(s, t, p: int, w, ctx, best: float) -> None:
+    """C_CONQ: the best province a conquer brings now."""
     # the best province a conquer brings now: a display card (or the deck top, valued at the display's
     # average) under its best slot
     ctx[C_CONQ] = 0.0
@@ -125,9 +154,19 @@ def prepare(s, t, p: int, w, ctx) -> None:
     if nd == 0 and s.pdeck_n > 0:
         bestp = w[W_PROV] + ctx[C_FUT] * best
     ctx[C_CONQ] = bestp
+
+
+@kernel
+def _prepare_rank(s, t, p: int, ctx, best: float) -> None:
+    """C_RANKV: the council bonus the seat's votes point at, in VP of its best track."""
     ctx[C_RANKV] = 0.0
     if s.n_priv > 1 and s.phase != PH_COUNCIL and s.phase != PH_TRIM:
         ctx[C_RANKV] = _rank_bonus(s, t, p, s.votes[p]) * best
+
+
+@kernel
+def _prepare_spaces(s, t, p: int, w, ctx) -> None:
+    """C_BESTC, C_BESTG: the best waiting value a free common (grande) could reach."""
     # the best waiting value a free worker could reach, common and grande
     bc = 0.0
     bg = 0.0
@@ -323,4 +362,13 @@ def evaluate(g, t, p: int, w, ctx) -> float:
     if g.over:
         return WIN_SCORE if g.winner[p] else -WIN_SCORE
     prepare(g, t, p, w, ctx)
+    return static_value(g, t, p, w, ctx) + potentials(g, t, p, ctx, w)
+
+
+@kernel
+def evaluate_after(g, t, p: int, w, ctx, bctx) -> float:
+    """``evaluate`` of a copy played out from a base position whose context is ``bctx`` (``prepare_after``)."""
+    if g.over:
+        return WIN_SCORE if g.winner[p] else -WIN_SCORE
+    prepare_after(g, t, p, w, ctx, bctx)
     return static_value(g, t, p, w, ctx) + potentials(g, t, p, ctx, w)

@@ -37,7 +37,7 @@ from simlab.games.pendulum.codes import (
     T_BLACK,
     T_PURPLE,
 )
-from simlab.games.pendulum.players.evaluation import potentials, prepare
+from simlab.games.pendulum.players.evaluation import potentials, prepare, prepare_after
 from simlab.games.pendulum.players.ply import _move_score, _trigger_penalty
 from simlab.games.pendulum.players.values import (
     _discard_value,
@@ -217,8 +217,24 @@ def fast_action(g, t, legal, n_legal: int, w, ctx) -> int:
     nothing beats passing by more than W_PASS."""
     if n_legal == 1:
         return legal[0]
+    prepare(g, t, g.actor, w, ctx)
+    return _fast_pick(g, t, legal, n_legal, w, ctx)
+
+
+@kernel
+def fast_action_after(g, t, legal, n_legal: int, w, ctx, bctx) -> int:
+    """``fast_action`` in a copy played out from a base position whose context is ``bctx``
+    (``prepare_after``: the base's best reachable spaces)."""
+    if n_legal == 1:
+        return legal[0]
+    prepare_after(g, t, g.actor, w, ctx, bctx)
+    return _fast_pick(g, t, legal, n_legal, w, ctx)
+
+
+@kernel
+def _fast_pick(g, t, legal, n_legal: int, w, ctx) -> int:
+    """``fast_action`` once ``ctx`` is prepared."""
     p = g.actor
-    prepare(g, t, p, w, ctx)
     base_pot = potentials(g, t, p, ctx, w)
     best = -1
     best_v = NEG
@@ -240,9 +256,10 @@ def fast_action(g, t, legal, n_legal: int, w, ctx) -> int:
 
 
 @kernel
-def settle_fast(g_arr, t, p: int, w, ctx, legal2, log) -> None:
-    """Resolve with the fast policy (``fast_action``) the decisions of seat p that follow at once in the copy
-    (the pending stack, the solo re-placement after a lift)."""
+def settle_fast(g_arr, t, p: int, w, ctx, bctx, legal2, log) -> None:
+    """Resolve with the fast policy (``fast_action_after``: ``bctx`` is the context of the position the copy
+    was played out from) the decisions of seat p that follow at once in the copy (the pending stack, the solo
+    re-placement after a lift)."""
     g = g_arr[0]
     for _ in range(24):
         if g.over or g.actor != p or (g.phase != PH_PENDING and g.phase != PH_REPLACE):
@@ -250,4 +267,4 @@ def settle_fast(g_arr, t, p: int, w, ctx, legal2, log) -> None:
         n = legal_actions(g, t, legal2)
         if n == 0:
             return
-        apply_action(g, t, fast_action(g, t, legal2, n, w, ctx), log)
+        apply_action(g, t, fast_action_after(g, t, legal2, n, w, ctx, bctx), log)

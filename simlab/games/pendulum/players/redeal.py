@@ -23,15 +23,55 @@ def rekey(g, seed: np.uint64) -> None:
 
 
 @kernel
+def _bit_sort(arr, n: int) -> bool:
+    """Sort ``arr[:n]`` ascending through a 128-bit set when its values are distinct and in 0..127 (every
+    deck of the game: card ids); False (``arr`` untouched) otherwise."""
+    lo = np.uint64(0)
+    hi = np.uint64(0)
+    one = np.uint64(1)
+    for i in range(n):
+        x = arr[i]
+        if x < 0 or x >= 128:
+            return False
+        if x < 64:
+            bit = one << np.uint64(x)
+            if lo & bit:
+                return False
+            lo |= bit
+        else:
+            bit = one << np.uint64(x - 64)
+            if hi & bit:
+                return False
+            hi |= bit
+    k = 0
+    x = 0
+    while lo:
+        if lo & one:
+            arr[k] = x
+            k += 1
+        lo >>= one
+        x += 1
+    x = 64
+    while hi:
+        if hi & one:
+            arr[k] = x
+            k += 1
+        hi >>= one
+        x += 1
+    return True
+
+
+@kernel
 def _sort_shuffle(g, arr, n: int, stream: int) -> None:
     """Sort ``arr[:n]`` (forgetting its order), then Fisher-Yates it with g's stream."""
-    for i in range(1, n):  # insertion sort: n <= 64
-        x = arr[i]
-        j = i - 1
-        while j >= 0 and arr[j] > x:
-            arr[j + 1] = arr[j]
-            j -= 1
-        arr[j + 1] = x
+    if not _bit_sort(arr, n):
+        for i in range(1, n):  # insertion sort: n <= 64
+            x = arr[i]
+            j = i - 1
+            while j >= 0 and arr[j] > x:
+                arr[j + 1] = arr[j]
+                j -= 1
+            arr[j + 1] = x
     for i in range(n - 1, 0, -1):
         j = below(next_u64(g, stream), i + 1)
         x = arr[i]
@@ -57,20 +97,21 @@ def determinize(g, t, p: int, seed: np.uint64) -> None:
     _sort_shuffle(g, g.a_deck, g.a_deck_n, stream)
     n = g.cdeck_n
     if n > 0:
-        seen = np.zeros(N_STANDARD, dtype=np.bool_)
+        seen = np.uint64(0)  # a set of card ids (N_STANDARD <= 64)
+        one = np.uint64(1)
         for i in range(5):
             if 0 <= g.offer[i] < N_STANDARD:
-                seen[g.offer[i]] = True
+                seen |= one << np.uint64(g.offer[i])
         for i in range(t.n_strats):
             c = t.st[i, ST_COUNCIL]
-            if 0 <= c < N_STANDARD and not seen[c]:
+            if 0 <= c < N_STANDARD and not (seen >> np.uint64(c)) & one:
                 for q in range(g.n_players):
                     if g.strat[q, i] != 0:
-                        seen[c] = True
+                        seen |= one << np.uint64(c)
         pool = np.empty(N_STANDARD, dtype=np.int32)
         k = 0
         for c in range(N_STANDARD):
-            if not seen[c]:
+            if not (seen >> np.uint64(c)) & one:
                 pool[k] = c
                 k += 1
         for i in range(k - 1, 0, -1):

@@ -52,7 +52,7 @@ def search_action(params, s_arr, legal, n_legal: int, t, w, scores, base, work, 
         base_kind = KIND_BALANCER
     heuristic_weights(base_kind, DEFAULT_PARAMS[base_kind], w)
     base_v = score_actions(s_arr, t, legal, n_legal, w, scores, base, work, work2, legal2, ctx, bctx, log,
-                           np.bool_(True))
+                           np.bool_(True), np.bool_(False))
     pass_below = w[W_PASS]
     ph = s.phase
     if ph != PH_REAL and ph != PH_COUNCIL:
