@@ -53,12 +53,14 @@ from simlab.games.pendulum.players import (
     NEG,
     choose_action,
     determinize,
+    determinize_top,
     heuristic_weights,
     prepare,
     prepare_after,
     score_actions,
     score_actions_fast,
 )
+from simlab.games.pendulum.players.redeal import DEAL_DEPTH
 from simlab.games.pendulum.players.weights import C_BESTC, C_BESTG, C_CONQ
 from simlab.games.pendulum.rules import apply_action, legal_actions, new_log, setup
 from simlab.games.pendulum.ruleset import build_ruleset
@@ -294,6 +296,36 @@ def test_determinize_reads_nothing_hidden():
                 assert not set(g["cdeck"][:kk].tolist()) & {int(c) for c in s["offer"] if c >= 0}
                 for name in ("track", "res", "votes", "w_place", "prov", "display", "offer", "a_work", "timer_row"):
                     assert np.array_equal(g[name], s[name]), name
+
+
+def test_determinize_top_deals_the_top_cards_and_streams_as_determinize_does():
+    """``determinize_top`` (the heuristics' re-deal): the top ``DEAL_DEPTH`` cards of every deck, every random
+    stream (keys and counters) and everything else as ``determinize`` deals them from the same seed; only the
+    cards below the top may lie otherwise, and each deck keeps its contents."""
+    for n, opts in ((3, {}), (1, {"automa_level": "B"})):
+        rules = ruleset(n, **opts)
+        t = rules.tables[0]
+        deeper = 0
+        for r in (1, 2, 3):
+            s_arr = _mid_game(rules, 27 + r, ["voter", "producer", "track_balancer"][:n],
+                              lambda s, r=r: s["round"] == r and s["phase"] == PH_REAL)
+            assert s_arr is not None
+            for seat in range(n):
+                full = s_arr.copy()
+                top = s_arr.copy()
+                determinize(full[0], t, seat, np.uint64(7 + r))
+                determinize_top(top[0], t, seat, np.uint64(7 + r), DEAL_DEPTH)
+                decks = (("pdeck", "pdeck_n"), ("adeck", "adeck_n"), ("a_deck", "a_deck_n"), ("cdeck", "cdeck_n"))
+                for deck, k in decks:
+                    kk = int(s_arr[0][k])
+                    lo = max(kk - DEAL_DEPTH, 0)
+                    assert np.array_equal(full[0][deck][lo:kk], top[0][deck][lo:kk]), deck
+                    assert sorted(full[0][deck][:kk]) == sorted(top[0][deck][:kk]), deck
+                    deeper += lo > 0
+                for name in STATE_DTYPE.names:
+                    if name not in {deck for deck, _ in decks}:
+                        assert np.array_equal(full[0][name], top[0][name]), name
+        assert deeper > 0  # some deck was deeper than the dealt top
 
 
 # ---------------------------------------------------------------- strength

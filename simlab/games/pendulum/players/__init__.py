@@ -77,7 +77,7 @@ from simlab.games.pendulum.players.evaluation import (
 from simlab.games.pendulum.players.fast import fast_action, fast_score
 from simlab.games.pendulum.players.heuristics import heuristic_weights
 from simlab.games.pendulum.players.lookahead import heuristic_action, score_actions_fast
-from simlab.games.pendulum.players.redeal import determinize
+from simlab.games.pendulum.players.redeal import determinize, determinize_top
 from simlab.games.pendulum.players.registry import (
     BUILTIN_PLAYERS,
     DEFAULT_PARAMS,
@@ -98,7 +98,7 @@ from simlab.games.pendulum.players.weights import N_CTX, N_W, NEG
 __all__ = [
     "BUILTIN_PLAYERS", "DEFAULT_PARAMS", "KIND_BALANCER", "KIND_BALANCER_V1", "KIND_PRODUCER", "KIND_PRODUCER_V1",
     "KIND_RANDOM", "KIND_SEARCH", "KIND_VOTER", "KIND_VOTER_V1", "NEG", "N_CTX", "N_PARAMS", "N_W",
-    "OPT_LEVEL", "_automa_votes_estimate", "choose_action", "determinize", "evaluate", "evaluate_after",
-    "fast_action", "fast_score", "heuristic_action", "heuristic_weights", "potentials", "prepare", "prepare_after",
-    "score_actions", "score_actions_fast", "static_value",
+    "OPT_LEVEL", "_automa_votes_estimate", "choose_action", "determinize", "determinize_top", "evaluate",
+    "evaluate_after", "fast_action", "fast_score", "heuristic_action", "heuristic_weights", "potentials", "prepare",
+    "prepare_after", "score_actions", "score_actions_fast", "static_value",
 ]

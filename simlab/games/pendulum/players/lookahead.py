@@ -14,7 +14,7 @@ from simlab.games.pendulum.players.evaluation import evaluate_after, potentials,
 from simlab.games.pendulum.players.fast import settle_fast
 from simlab.games.pendulum.players.heuristics import heuristic_weights
 from simlab.games.pendulum.players.ply import _is_move, _move_score, _trigger_penalty, pick_best
-from simlab.games.pendulum.players.redeal import determinize
+from simlab.games.pendulum.players.redeal import DEAL_DEPTH, determinize_top
 from simlab.games.pendulum.players.registry import KIND_BALANCER_V1
 from simlab.games.pendulum.players.rng import next_u64
 from simlab.games.pendulum.players.v1 import score_actions
@@ -49,7 +49,7 @@ def score_actions_fast(s_arr, t, legal, n_legal: int, w, scores, base, work, leg
         return base_v
     base[0] = s_arr[0]
     b = base[0]
-    determinize(b, t, p, next_u64(s, STREAM_SEAT0 + p))
+    determinize_top(b, t, p, next_u64(s, STREAM_SEAT0 + p), DEAL_DEPTH)
     for i in range(n_legal):
         a = legal[i]
         if a == A_PASS or _is_move(a):

@@ -62,8 +62,10 @@ def _bit_sort(arr, n: int) -> bool:
 
 
 @kernel
-def _sort_shuffle(g, arr, n: int, stream: int) -> None:
-    """Sort ``arr[:n]`` (forgetting its order), then Fisher-Yates it with g's stream."""
+def _sort_shuffle(g, arr, n: int, stream: int, depth: int) -> None:
+    """Sort ``arr[:n]`` (forgetting its order), then Fisher-Yates it with g's stream from the top
+    (``arr[n - 1]``) down: only the top ``depth`` cards, which come out as the full shuffle deals them, the
+    stream's counter then skipping the draws of the rest (the cards below keep a valid order)."""
     if not _bit_sort(arr, n):
         for i in range(1, n):  # insertion sort: n <= 64
             x = arr[i]
@@ -73,10 +75,20 @@ def _sort_shuffle(g, arr, n: int, stream: int) -> None:
                 j -= 1
             arr[j + 1] = x
     for i in range(n - 1, 0, -1):
+        if i < n - depth:
+            g.rng_ctr[stream] += np.uint64(i)  # the i draws the rest of the shuffle would take
+            break
         j = below(next_u64(g, stream), i + 1)
         x = arr[i]
         arr[i] = arr[j]
         arr[j] = x
+
+
+# How deep in a deck a played-out copy of the heuristics may draw (a conquest and its refill, the next
+# achievement, the Automa's cards for a trigger or two, a council's offer of five): ``determinize_top`` deals
+# only the top DEAL_DEPTH cards of each deck.
+DEAL_DEPTH = 8
+_EVERY_CARD = 64  # at least every deck's capacity
 
 
 @kernel
@@ -90,11 +102,20 @@ def determinize(g, t, p: int, seed: np.uint64) -> None:
     left the game unseen at setup; the cards of earlier offers that nobody kept count as unseen, an
     approximation: the state keeps no record of them). Reads nothing that ``PendulumGame.hide`` hides:
     the result is the same from the true state and from the seat's view."""
+    determinize_top(g, t, p, seed, _EVERY_CARD)
+
+
+@kernel
+def determinize_top(g, t, p: int, seed: np.uint64, depth: int) -> None:
+    """``determinize`` dealing only the top ``depth`` cards of each deck: those cards, and every stream
+    afterwards, are what ``determinize`` deals (a shuffle from the top down, whose skipped draws the stream's
+    counter passes over); the cards below keep a valid order that is not re-shuffled. What a one-ply copy
+    draws lies in the top few cards (DEAL_DEPTH)."""
     rekey(g, seed)
     stream = STREAM_SEAT0 + p
-    _sort_shuffle(g, g.pdeck, g.pdeck_n, stream)
-    _sort_shuffle(g, g.adeck, g.adeck_n, stream)
-    _sort_shuffle(g, g.a_deck, g.a_deck_n, stream)
+    _sort_shuffle(g, g.pdeck, g.pdeck_n, stream, depth)
+    _sort_shuffle(g, g.adeck, g.adeck_n, stream, depth)
+    _sort_shuffle(g, g.a_deck, g.a_deck_n, stream, depth)
     n = g.cdeck_n
     if n > 0:
         seen = np.uint64(0)  # a set of card ids (N_STANDARD <= 64)
@@ -115,6 +136,9 @@ def determinize(g, t, p: int, seed: np.uint64) -> None:
                 pool[k] = c
                 k += 1
         for i in range(k - 1, 0, -1):
+            if n <= k and i < n - depth:  # the deck's top (cdeck[n - 1] down) is the pool's top: dealt
+                g.rng_ctr[stream] += np.uint64(i)
+                break
             j = below(next_u64(g, stream), i + 1)
             x = pool[i]
             pool[i] = pool[j]

@@ -12,7 +12,7 @@ from simlab.games.pendulum.codes import (
 )
 from simlab.games.pendulum.players.evaluation import evaluate, evaluate_after, potentials
 from simlab.games.pendulum.players.ply import _is_move, _move_score, _trigger_penalty
-from simlab.games.pendulum.players.redeal import determinize
+from simlab.games.pendulum.players.redeal import DEAL_DEPTH, determinize, determinize_top
 from simlab.games.pendulum.players.rng import next_u64
 from simlab.games.pendulum.players.weights import NEG
 from simlab.games.pendulum.rules import apply_action, legal_actions
@@ -67,8 +67,10 @@ def score_actions(s_arr, t, legal, n_legal: int, w, scores, base, work, work2, l
     p = s.actor
     base[0] = s_arr[0]
     b = base[0]
-    if resample and (not after or _plays_out(legal, n_legal)):
-        determinize(b, t, p, next_u64(s, STREAM_SEAT0 + p))  # with ``after``, only when a copy is played out
+    if resample and not after:
+        determinize(b, t, p, next_u64(s, STREAM_SEAT0 + p))
+    elif resample and _plays_out(legal, n_legal):  # the heuristics: only when a copy is played out, its top cards
+        determinize_top(b, t, p, next_u64(s, STREAM_SEAT0 + p), DEAL_DEPTH)
     base_v = evaluate(b, t, p, w, bctx)
     base_pot = potentials(b, t, p, bctx, w)
     for i in range(n_legal):
