@@ -42,6 +42,10 @@ THUMB_ASPECT = 0.75  # the most height per width a thumbnail keeps (a taller fig
 # Input kinds whose change makes a published report's numbers stale (the report notebook only
 # changes how they are shown: recorded, but not a reason to rerun a study).
 DATA_KINDS = ("game data file", "data file", "player file")
+# What a stored run must share with the current project to be reused by `simlab publish`: the above and the
+# game's code (rules and built-in players), so a changed player re-runs its studies. A published page is not
+# called stale for a code change alone (a refactor that leaves every game the same would mark them all).
+REUSE_KINDS = ("game code", *DATA_KINDS)
 KEEP = (".html", ".png", ".svg", ".jpg", ".jpeg", ".css", ".js")  # what a page may need beside it
 
 
@@ -159,11 +163,11 @@ def _reusable_run(spec: Any, root: Path) -> Path | None:
     if not base.is_dir():
         return None
     tag = spec.spec_hash()[:8]
-    now = {p: e for p, e in input_hashes(spec).items() if e["kind"] in DATA_KINDS}
+    now = {p: e for p, e in input_hashes(spec).items() if e["kind"] in REUSE_KINDS}
     for run in sorted((p for p in base.iterdir() if p.name.endswith(tag) and (p / "manifest.json").is_file()),
                       reverse=True):
         man = manifest(run)
-        was = {p: e for p, e in man.get("inputs", {}).items() if e.get("kind") in DATA_KINDS}
+        was = {p: e for p, e in man.get("inputs", {}).items() if e.get("kind") in REUSE_KINDS}
         if man.get("status") == "complete" and man.get("spec_hash") == spec.spec_hash() and was == now:
             return run
     return None
@@ -177,11 +181,11 @@ def _reusable_tune(spec: Any, root: Path) -> Path | None:
     base = root / spec.name
     if not base.is_dir():
         return None
-    now = {p: e for p, e in input_hashes(spec).items() if e["kind"] in DATA_KINDS}
+    now = {p: e for p, e in input_hashes(spec).items() if e["kind"] in REUSE_KINDS}
     tag = f"{spec.spec_hash()[:8]}-tune"
     for path in sorted((p for p in base.iterdir() if p.name.endswith(tag) and is_tune_dir(p)), reverse=True):
         man = read_manifest(path)
-        was = {p: e for p, e in man.get("inputs", {}).items() if e.get("kind") in DATA_KINDS}
+        was = {p: e for p, e in man.get("inputs", {}).items() if e.get("kind") in REUSE_KINDS}
         if man.get("status") == "complete" and man.get("spec_hash") == spec.spec_hash() and was == now:
             return path
     return None

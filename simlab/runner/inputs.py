@@ -40,6 +40,26 @@ def game_data_dir(game: Any) -> Path | None:
     return folder if folder.is_dir() else None
 
 
+def game_code_dir(game: Any) -> Path | None:
+    """The package folder of the module that defines the game's class (its rules and built-in players)."""
+    module = sys.modules.get(type(game).__module__)
+    file = getattr(module, "__file__", None)
+    return Path(file).resolve().parent if file else None
+
+
+def code_hash(folders: list[Path]) -> str:
+    """The first 16 hex digits of a SHA-256 over every ``.py`` file under ``folders`` (relative name and
+    content, in sorted order): a change to the rules or the built-in players changes it."""
+    digest = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(folder.rglob("*.py")):
+            if "__pycache__" in path.parts:
+                continue
+            digest.update(str(path.relative_to(folder)).encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:HASH_CHARS]
+
+
 def player_files(spec: ExperimentSpec) -> list[Path]:
     """The Python files of the spec's ``file.py:Class`` players, resolved as the run resolves them."""
     from simlab.core.player import parse_player_spec
@@ -79,7 +99,12 @@ def input_hashes(spec: ExperimentSpec) -> dict[str, dict[str, str]]:
         if path.is_file() and str(path) not in entries:
             entries[str(path)] = {"kind": kind, "hash": file_hash(path)}
 
-    folder = game_data_dir(get_game(spec.game))
+    game = get_game(spec.game)
+    code = game_code_dir(game)
+    if code is not None:  # the game's rules and built-in players, with the shared core they run on
+        core = Path(__file__).resolve().parent.parent / "core"
+        entries[str(code)] = {"kind": "game code", "hash": code_hash([code, core])}
+    folder = game_data_dir(game)
     if folder is not None:
         for path in sorted(folder.rglob("*")):
             if "__pycache__" not in path.parts and path.suffix != ".pyc":
