@@ -20,9 +20,10 @@ from simlab.games.pendulum.state import STATE_DTYPE
 @kernel
 def choose_action(kind: int, params, s_arr, legal, n_legal: int, tables) -> int:
     """The action of built-in player ``kind`` for the seat to act (``s.actor``) in ``s_arr[0]``."""
-    if n_legal <= 1 or kind == KIND_RANDOM:
-        return choose_with(kind, params, s_arr, legal, n_legal, tables, np.empty(0, dtype=STATE_DTYPE),
-                           np.empty(0, dtype=np.int64), np.empty(0), new_log(0))
+    if n_legal <= 1:
+        return legal[0]
+    if kind == KIND_RANDOM:  # no scratch to allocate
+        return random_action(params, s_arr, legal, n_legal)
     copies, legal2, fbuf, log = new_scratch()
     return choose_with(kind, params, s_arr, legal, n_legal, tables, copies, legal2, fbuf, log)
 

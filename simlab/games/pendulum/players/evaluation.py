@@ -136,7 +136,6 @@ def _prepare_province(s, t, p: int, w, ctx, best: float) -> None:
     ctx[C_CONQ] = 0.0
     limit = _slot_limit(s, t, p)
     bestp = 0.0
-    tot = 0.0
     nd = 0
     for i in range(4):
         card = s.display[i]
@@ -147,7 +146,6 @@ def _prepare_province(s, t, p: int, w, ctx, best: float) -> None:
             v = _province_value(s, t, p, card, m, s.prov_n[p, m] < limit, ctx, w)
             if v > bc:
                 bc = v
-        tot += bc
         nd += 1
         if bc > bestp:
             bestp = bc
