@@ -12,6 +12,9 @@ arguments, which changes no value (an int32 or a uint8 fits an int64, and numba 
 int64 anyway), and the kernel is compiled once and cached like any other. Every compiled function of a built-in
 game is made with it, inlined, or compiled for one explicit signature (``tests/core/test_jit.py``).
 
+How a kernel's machine code calls another kernel (a call into the callee's own code when it is big, a linked
+copy when it is small) and what its cache stores with it: :mod:`simlab.core.jit_link`.
+
 Calls from Python are typed as numba always does (a Python int is an int64 already). Small helpers that numba
 inlines (``@njit(cache=True, inline="always")``) are never compiled on their own and keep that decorator.
 """
@@ -22,6 +25,8 @@ from typing import Any
 
 from numba.core import config, types
 from numba.core.registry import CPUDispatcher
+
+from simlab.core.jit_link import KernelCache, KernelCompiler, install_call_lowering, register
 
 
 def _one_type(ty: Any) -> Any:
@@ -43,11 +48,19 @@ class OneVersionDispatcher(CPUDispatcher):
         return super().get_call_template(tuple(_one_type(a) for a in args),
                                          {k: _one_type(v) for k, v in kws.items()})
 
+    def add_overload(self, cres):
+        """Add a compiled version; calls to it from other kernels call its code, or link it if small
+        (:mod:`simlab.core.jit_link`)."""
+        super().add_overload(cres)
+        install_call_lowering(self, cres)
+
 
 def kernel(func):
     """``@njit(cache=True)`` with one compiled version per kernel for the calls from compiled code."""
     if config.DISABLE_JIT:
         return func
-    dispatcher = OneVersionDispatcher(py_func=func, locals={}, targetoptions={"nopython": True, "boundscheck": None})
-    dispatcher.enable_caching()
+    dispatcher = OneVersionDispatcher(py_func=func, locals={}, targetoptions={"nopython": True, "boundscheck": None},
+                                      pipeline_class=KernelCompiler)
+    dispatcher._cache = KernelCache(func)
+    register(dispatcher)
     return dispatcher

@@ -211,43 +211,43 @@ def register_search_hooks(state_dtype: np.dtype, owner: str, *, determinise: Any
 
     # Each overload's parameters are named as its stub's (numba requires it); it applies only to
     # states of this game's record type, so every game's hooks live side by side.
-    @overload(hook_determinise)
+    @overload(hook_determinise, inline="always")
     def _determinise(g_arr, seat, key, args):
         if mine(g_arr):
             return lambda g_arr, seat, key, args: determinise(g_arr, seat, key, args)
         return None
 
-    @overload(hook_legal)
+    @overload(hook_legal, inline="always")
     def _legal(g_arr, out, args):
         if mine(g_arr):
             return lambda g_arr, out, args: legal_actions(g_arr, out, args)
         return None
 
-    @overload(hook_apply)
+    @overload(hook_apply, inline="always")
     def _apply(g_arr, action, args):
         if mine(g_arr):
             return lambda g_arr, action, args: apply(g_arr, action, args)
         return None
 
-    @overload(hook_actor)
+    @overload(hook_actor, inline="always")
     def _actor(g_arr):
         if mine(g_arr):
             return lambda g_arr: actor(g_arr)
         return None
 
-    @overload(hook_rollout)
+    @overload(hook_rollout, inline="always")
     def _rollout(g_arr, depth, args):
         if mine(g_arr):
             return lambda g_arr, depth, args: rollout(g_arr, depth, args)
         return None
 
-    @overload(hook_evaluate)
+    @overload(hook_evaluate, inline="always")
     def _evaluate(g_arr, values, args):
         if mine(g_arr):
             return lambda g_arr, values, args: evaluate(g_arr, values, args)
         return None
 
-    @overload(hook_prior)
+    @overload(hook_prior, inline="always")
     def _prior(g_arr, legal, n, out, args):
         if mine(g_arr):
             return lambda g_arr, legal, n, out, args: prior(g_arr, legal, n, out, args)

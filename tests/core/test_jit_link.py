@@ -1,0 +1,137 @@
+"""A kernel calls a big kernel's own code instead of linking a copy of it, and the cache keeps that safe (issue 24).
+
+``simlab.core.jit_link``: a call from one kernel to a big kernel declares the callee's symbol; a small kernel is
+still linked (inlined where LLVM sees fit); code that is not a kernel links everything. The cache stores every
+callee with each kernel and loads them first, so a cached kernel is loaded without compiling, and a kernel whose
+callee changed in another file is compiled again instead of running stale code.
+
+Each case runs in fresh processes sharing one numba cache folder, as a user's successive commands do.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+LINES = 40  # statements in big: about 9 KB of bitcode, against 4 KB for small
+LIMIT = 7000  # the link limit in these runs (bytes): big is called, small linked
+CALLEE = '''
+from simlab.core.jit import kernel
+
+OFFSET = {offset}
+STEP = {step}
+
+
+@kernel
+def big(x):
+    total = 0
+    for i in range(x):
+{body}
+    return total + OFFSET
+
+
+@kernel
+def small(x):
+    return x + STEP
+'''
+
+CALLER = '''
+from numba import njit
+
+from callee_mod import big, small
+from simlab.core.jit import kernel
+
+
+@kernel
+def caller(x):
+    return big(x) + small(x)
+
+
+@njit(cache=True)
+def plain(x):
+    return big(x) * 2
+'''
+
+RUN = '''
+import json
+from numba import types
+import simlab.core.jit_link
+simlab.core.jit_link.LINK_LIMIT = {limit}
+from caller_mod import caller, plain
+import callee_mod
+
+value, doubled = caller(7), plain(7)
+library = caller.overloads[(types.int64,)].library
+calls = {{c.qualname: c.declared for c in library._simlab_callees}}
+symbol = callee_mod.big.overloads[(types.int64,)].fndesc.mangled_name
+try:
+    lines = [line for line in library.get_llvm_str().splitlines() if symbol in line]
+except Exception:  # loaded from the cache: machine code only
+    lines = []
+print(json.dumps({{
+    "value": int(value), "plain": int(doubled), "calls": calls,
+    "hits": sum(caller.stats.cache_hits.values()), "misses": sum(caller.stats.cache_misses.values()),
+    "declared_only": any(line.startswith("declare") for line in lines)
+                     and not any(line.startswith("define") for line in lines),
+}}))
+'''
+
+
+def _body(lines: int) -> str:
+    return "\n".join(f"        total += (i * {k + 3}) % {k + 7} if i % {k + 2} else {k}" for k in range(lines))
+
+
+def _write(folder: Path, offset: int, step: int) -> None:
+    (folder / "callee_mod.py").write_text(CALLEE.format(offset=offset, step=step, body=_body(LINES)))
+    (folder / "caller_mod.py").write_text(CALLER)
+    (folder / "run.py").write_text(RUN.format(limit=LIMIT))
+
+
+def _expected(x: int, offset: int, step: int) -> int:
+    total = 0
+    for i in range(x):
+        for k in range(LINES):
+            total += (i * (k + 3)) % (k + 7) if i % (k + 2) else k
+    return total + offset + x + step
+
+
+def _run(folder: Path, cache: Path) -> dict:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(folder) + os.pathsep
+           + os.environ.get("PYTHONPATH", "")}
+    env.pop("NUMBA_OPT", None)
+    out = subprocess.run([sys.executable, str(folder / "run.py")], capture_output=True, text=True, env=env,
+                         cwd=folder, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_a_big_kernel_is_called_a_small_one_linked_and_the_cache_loads_both(tmp_path: Path) -> None:
+    _write(tmp_path, offset=5, step=1)
+    first = _run(tmp_path, tmp_path / "cache")
+    assert first["calls"] == {"big": True, "small": False}
+    assert first["declared_only"], "the caller's module should declare big, not define a copy of it"
+    assert first["value"] == _expected(7, 5, 1)
+    assert first["plain"] == 2 * (_expected(7, 5, 1) - 7 - 1)
+    assert first["misses"] == 1 and first["hits"] == 0
+
+    again = _run(tmp_path, tmp_path / "cache")
+    assert again["hits"] == 1 and again["misses"] == 0, "the caller should load from the cache"
+    assert again["value"] == first["value"] and again["plain"] == first["plain"]
+
+
+def test_a_kernel_whose_callee_changed_in_another_file_is_compiled_again(tmp_path: Path) -> None:
+    _write(tmp_path, offset=5, step=1)
+    _run(tmp_path, tmp_path / "cache")
+
+    _write(tmp_path, offset=50, step=1)  # the big (declared) callee changed
+    after_big = _run(tmp_path, tmp_path / "cache")
+    assert after_big["value"] == _expected(7, 50, 1)
+    assert after_big["misses"] == 1
+
+    _write(tmp_path, offset=50, step=4)  # the small (linked) callee changed
+    after_small = _run(tmp_path, tmp_path / "cache")
+    assert after_small["value"] == _expected(7, 50, 4), "numba alone would have kept the old copy of small"
+    assert after_small["misses"] == 1
