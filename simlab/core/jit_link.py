@@ -24,7 +24,7 @@ Results do not change: no fast-math is in use, so where LLVM inlines or calls ma
 
 One more cost goes: numba times the LLVM lock during each compile (for the dispatcher's metadata only), and
 while compiles nest (a caller's typing compiles its callees) every call into LLVM notified every open compile's
-timer: 12 of 105 CPU-seconds of a first Pendulum batch. :func:`drop_llvm_lock_timing` removes numba's LLVM-lock
+timer: 12 of 105 CPU-seconds of a first Pendulum batch (before the other cuts). :func:`drop_llvm_lock_timing` removes numba's LLVM-lock
 callbacks; nothing in simlab reads those timers.
 """
 
@@ -98,13 +98,31 @@ def _callees(library: Any) -> list[Callee] | None:
     return getattr(library, "_simlab_callees", None)
 
 
+def all_callees(library: Any) -> list[Callee]:
+    """Every kernel ``library``'s code calls: its own records and those of every library linked into it."""
+    found: dict[tuple[Any, ...], Callee] = {}
+    seen: set[int] = set()
+
+    def walk(lib: Any) -> None:
+        if id(lib) in seen:
+            return
+        seen.add(id(lib))
+        for callee in _callees(lib) or ():
+            found.setdefault((callee.module, callee.qualname, callee.args), callee)
+        for linked in getattr(lib, "_linking_libraries", ()):
+            walk(linked)
+
+    walk(library)
+    return list(found.values())
+
+
 def _with_declared(library: Any, seen: set[int]) -> list[Any]:
     """``library`` and, recursively, the libraries of the big kernels it declares (for a caller that must link all)."""
     if id(library) in seen:
         return []
     seen.add(id(library))
     out = [library]
-    for callee in _callees(library) or ():
+    for callee in all_callees(library):
         if callee.declared:
             cres = callee.compile_result()
             if cres is None:
@@ -122,15 +140,12 @@ def _call_lowering(original: Any, library: Any, callee: Callee | None) -> Any:
         caller_calls = _callees(context.active_code_library)
         if caller_calls is None:
             context.add_linking_libs(_with_declared(library, set()))
-        elif callee is None:  # a kernel that cannot be found by its name: linked, and what it calls is the caller's
-            caller_calls.extend(_callees(library) or ())
+        elif callee is None:  # a kernel that cannot be found by its name: linked (what it calls: all_callees)
             context.add_linking_libs([library])
-        elif callee.declared:
+        else:  # declared, or linked (then what the callee calls is found through the linked library)
             caller_calls.append(callee)
-        else:  # linked: the caller's code now holds the callee's, and calls what the callee calls
-            caller_calls.append(callee)
-            caller_calls.extend(_callees(library) or ())
-            context.add_linking_libs([library])
+            if not callee.declared:
+                context.add_linking_libs([library])
         return result
 
     lower_call.signature = original.signature
@@ -194,7 +209,7 @@ class _KernelCacheImpl(CompileResultCacheImpl):
 
     def reduce(self, cres: Any) -> tuple[Any, ...]:
         library = cres.library
-        return (super().reduce(cres), tuple(_callees(library) or ()), library._simlab_size, library._simlab_digest)
+        return (super().reduce(cres), tuple(all_callees(library)), library._simlab_size, library._simlab_digest)
 
     def rebuild(self, target_context: Any, payload: tuple[Any, ...]) -> Any:
         if not (isinstance(payload, tuple) and len(payload) == 4):

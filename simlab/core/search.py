@@ -66,6 +66,7 @@ from numba.extending import intrinsic, overload
 
 from simlab.core.game import BuiltinPlayer
 from simlab.core.jit import kernel
+from simlab.core.jit_link import KernelCompiler
 from simlab.core.rng import below, derive_key, u64_at
 
 P_ITERATIONS = 0
@@ -189,6 +190,9 @@ def hook_prior(g_arr, legal, n, out, args):
 
 
 _REGISTERED: dict[Any, str] = {}
+# A hook's overload is compiled like a kernel (simlab.core.jit_link): it calls the game's big kernels instead of
+# linking a copy of them, and the search kernel that links the hook records them with its cached code.
+_HOOK_JIT = {"pipeline_class": KernelCompiler}
 
 
 def register_search_hooks(state_dtype: np.dtype, owner: str, *, determinise: Any, legal_actions: Any,
@@ -211,43 +215,43 @@ def register_search_hooks(state_dtype: np.dtype, owner: str, *, determinise: Any
 
     # Each overload's parameters are named as its stub's (numba requires it); it applies only to
     # states of this game's record type, so every game's hooks live side by side.
-    @overload(hook_determinise, inline="always")
+    @overload(hook_determinise, jit_options=_HOOK_JIT)
     def _determinise(g_arr, seat, key, args):
         if mine(g_arr):
             return lambda g_arr, seat, key, args: determinise(g_arr, seat, key, args)
         return None
 
-    @overload(hook_legal, inline="always")
+    @overload(hook_legal, jit_options=_HOOK_JIT)
     def _legal(g_arr, out, args):
         if mine(g_arr):
             return lambda g_arr, out, args: legal_actions(g_arr, out, args)
         return None
 
-    @overload(hook_apply, inline="always")
+    @overload(hook_apply, jit_options=_HOOK_JIT)
     def _apply(g_arr, action, args):
         if mine(g_arr):
             return lambda g_arr, action, args: apply(g_arr, action, args)
         return None
 
-    @overload(hook_actor, inline="always")
+    @overload(hook_actor, jit_options=_HOOK_JIT)
     def _actor(g_arr):
         if mine(g_arr):
             return lambda g_arr: actor(g_arr)
         return None
 
-    @overload(hook_rollout, inline="always")
+    @overload(hook_rollout, jit_options=_HOOK_JIT)
     def _rollout(g_arr, depth, args):
         if mine(g_arr):
             return lambda g_arr, depth, args: rollout(g_arr, depth, args)
         return None
 
-    @overload(hook_evaluate, inline="always")
+    @overload(hook_evaluate, jit_options=_HOOK_JIT)
     def _evaluate(g_arr, values, args):
         if mine(g_arr):
             return lambda g_arr, values, args: evaluate(g_arr, values, args)
         return None
 
-    @overload(hook_prior, inline="always")
+    @overload(hook_prior, jit_options=_HOOK_JIT)
     def _prior(g_arr, legal, n, out, args):
         if mine(g_arr):
             return lambda g_arr, legal, n, out, args: prior(g_arr, legal, n, out, args)

@@ -17,13 +17,16 @@ Rules modules log with::
 
 and set ``s.cause = r`` after logging the primary event of a player's action, so that
 everything the action sets off points back to it (``rules.apply_action`` resets it to -1).
+
+``ev_begin`` is a kernel, not an inlined helper: the rules call it from 82 places, and inlining it (with the
+core's ``log_event`` inside) into each cost 12 of 92 CPU-seconds of a cold Pendulum compile, for no measurable
+speed in play (issue 24).
 """
 
 from __future__ import annotations
 
-from numba import njit
-
 from simlab.core import kernels
+from simlab.core.jit import kernel
 from simlab.core.kernels import bind
 from simlab.games.pendulum.codes import LOG_WIDTH
 
@@ -33,7 +36,7 @@ N_FIELDS = LOG_WIDTH - FIELD0  # 19
 log_event = bind(kernels.log_event)
 
 
-@njit(cache=True, inline="always")
+@kernel
 def ev_begin(s, log, kind: int, actor: int) -> int:
     """Reserve a log row for event ``kind`` and write its header; -1 when nothing is recorded."""
     r = log_event(log, kind)
