@@ -24,8 +24,8 @@ Results do not change: no fast-math is in use, so where LLVM inlines or calls ma
 
 One more cost goes: numba times the LLVM lock during each compile (for the dispatcher's metadata only), and
 while compiles nest (a caller's typing compiles its callees) every call into LLVM notified every open compile's
-timer: 12 of 105 CPU-seconds of a first Pendulum batch (before the other cuts). :func:`drop_llvm_lock_timing` removes numba's LLVM-lock
-callbacks; nothing in simlab reads those timers.
+timer: 12 of 105 CPU-seconds of a first Pendulum batch (before the other cuts). :func:`drop_llvm_lock_timing`
+removes numba's LLVM-lock callbacks; nothing in simlab reads those timers.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Any
 
+import llvmlite.binding as llvm_binding
 import llvmlite.binding.ffi as llvm_ffi
 from numba.core import base as numba_base  # registers numba's LLVM-lock callbacks on import, before we drop them
 from numba.core import compiler
@@ -172,6 +173,25 @@ def install_call_lowering(dispatcher: Any, cres: Any) -> None:
     selector._cache.clear()
 
 
+def _keep_linked_copies_private(library: Any) -> None:
+    """Give the copies linked into ``library`` internal linkage before LLVM optimises its module.
+
+    numba marks a linked copy ``linkonce_odr``: a weak symbol, which the JIT engine resolves to the first
+    definition it loaded. Once a kernel's callees are loaded before it (its cache entry lists them), its calls
+    into its own copies went to the callees' libraries instead, elsewhere in memory: Pendulum's random players
+    ran 7% slower. Private copies are called where they are (and LLVM may inline or trim them freely).
+    """
+    optimise = library._optimize_final_module
+
+    def internalise_then_optimise() -> None:
+        for function in library._final_module.functions:
+            if not function.is_declaration and function.linkage == llvm_binding.Linkage.linkonce_odr:
+                function.linkage = llvm_binding.Linkage.internal
+        optimise()
+
+    library._optimize_final_module = internalise_then_optimise
+
+
 @register_pass(mutates_CFG=False, analysis_only=True)
 class MarkKernelLibrary(AnalysisPass):
     """Create the code library of a kernel before lowering and mark it as a kernel's (it records its callees)."""
@@ -186,6 +206,7 @@ class MarkKernelLibrary(AnalysisPass):
             state.library = state.targetctx.codegen().create_library(state.func_id.func_qualname)
             state.library.enable_object_caching()
         state.library._simlab_callees = []
+        _keep_linked_copies_private(state.library)
         return False
 
 
