@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -180,13 +181,19 @@ def _keep_linked_copies_private(library: Any) -> None:
     definition it loaded. Once a kernel's callees are loaded before it (its cache entry lists them), its calls
     into its own copies went to the callees' libraries instead, elsewhere in memory: Pendulum's random players
     ran 7% slower. Private copies are called where they are (and LLVM may inline or trim them freely).
+
+    Each private copy is also renamed (a suffix unique to this library): LLVM may change an internal function's
+    arguments, and a copy that kept its kernel's name could be found by that name instead of the kernel itself
+    (a call from Python into such a copy crashed).
     """
     optimise = library._optimize_final_module
 
     def internalise_then_optimise() -> None:
+        suffix = ".private." + uuid.uuid4().hex[:16]
         for function in library._final_module.functions:
             if not function.is_declaration and function.linkage == llvm_binding.Linkage.linkonce_odr:
                 function.linkage = llvm_binding.Linkage.internal
+                function.name = function.name + suffix
         optimise()
 
     library._optimize_final_module = internalise_then_optimise
