@@ -221,6 +221,10 @@ def _run_locked(spec: ExperimentSpec, plan: Plan, path: Path, store: RunStore, m
                 if _record_shard(spec, store, manifest, trackers, result):
                     break
     except BaseException as exc:
+        # The workers are stopped by now; one killed while writing a shard leaves its temporary file (a failed
+        # write removes its own): remove them, so the folder holds only what the manifest accounts for.
+        with contextlib.suppress(OSError):
+            store.clean_temporaries()
         manifest["status"] = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
         manifest["error"] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         manifest["timings"].append({"started": start, "seconds": time.perf_counter() - start, "games": played,
