@@ -45,7 +45,7 @@ from numba.core.compiler_machinery import AnalysisPass, register_pass
 from numba.core.typed_passes import NativeLowering
 
 LINK_LIMIT = 25_000  # bytes of LLVM bitcode (about 1,000 instructions): a kernel this big is called, not linked
-CACHE_TAG = "k3"  # in the cache's file names: entries written before kernels were called are never read
+CACHE_TAG = "k4"  # in the cache's file names; bump it when what this module generates changes (old entries unread)
 
 def drop_llvm_lock_timing() -> None:
     """Unregister numba's LLVM-lock event callbacks (see the module); other callbacks stay."""
