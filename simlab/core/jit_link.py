@@ -2,8 +2,8 @@
 
 numba links the LLVM code of every function a compiled function calls, and everything under that, into the
 caller's module, then optimises and emits the whole again. A game's player kernels each sit on top of the
-whole rules, so a cold compile built 20 and more copies of the rules: of 190 CPU-seconds for a first Pendulum
-batch, 105 were LLVM re-optimising and re-emitting those copies (issue 24).
+whole rules, so a cold compile built 20 and more copies of the rules: of 190 CPU-seconds for the first batch
+of the largest built-in game, 105 were LLVM re-optimising and re-emitting those copies (issue 24).
 
 A kernel made with :func:`simlab.core.jit.kernel` is *big* when its own module (what a caller would link) is at
 least :data:`LINK_LIMIT` bytes of LLVM bitcode. A call from one kernel to a big kernel only declares the callee's
@@ -24,8 +24,8 @@ Results do not change: no fast-math is in use, so where LLVM inlines or calls ma
 
 One more cost goes: numba times the LLVM lock during each compile (for the dispatcher's metadata only), and
 while compiles nest (a caller's typing compiles its callees) every call into LLVM notified every open compile's
-timer: 12 of 105 CPU-seconds of a first Pendulum batch (before the other cuts). :func:`drop_llvm_lock_timing`
-removes numba's LLVM-lock callbacks; nothing in simlab reads those timers.
+timer: 12 of 105 CPU-seconds of that first batch (before the other cuts). :func:`drop_llvm_lock_timing` removes
+numba's LLVM-lock callbacks; nothing in simlab reads those timers.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ from numba.core.typed_passes import NativeLowering
 
 LINK_LIMIT = 25_000  # bytes of LLVM bitcode (about 1,000 instructions): a kernel this big is called, not linked
 CACHE_TAG = "k4"  # in the cache's file names; bump it when what this module generates changes (old entries unread)
+
 
 def drop_llvm_lock_timing() -> None:
     """Unregister numba's LLVM-lock event callbacks (see the module); other callbacks stay."""
@@ -162,8 +163,6 @@ def install_call_lowering(dispatcher: Any, cres: Any) -> None:
         bitcode = library._get_module_for_linking().as_bitcode()
         library._simlab_size = len(bitcode)
         library._simlab_digest = hashlib.sha1(bitcode).hexdigest()
-    if not hasattr(library, "_simlab_callees"):
-        library._simlab_callees = []
     callee = None
     key = (dispatcher.py_func.__module__, dispatcher.py_func.__qualname__)
     if _KERNELS.get(key) is dispatcher:
@@ -179,7 +178,7 @@ def _keep_linked_copies_private(library: Any) -> None:
 
     numba marks a linked copy ``linkonce_odr``: a weak symbol, which the JIT engine resolves to the first
     definition it loaded. Once a kernel's callees are loaded before it (its cache entry lists them), its calls
-    into its own copies went to the callees' libraries instead, elsewhere in memory: Pendulum's random players
+    into its own copies went to the callees' libraries instead, elsewhere in memory: one game's random players
     ran 7% slower. Private copies are called where they are (and LLVM may inline or trim them freely).
 
     Each private copy is also renamed (a suffix unique to this library): LLVM may change an internal function's
