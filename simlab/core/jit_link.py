@@ -45,7 +45,11 @@ from numba.core.compiler_machinery import AnalysisPass, register_pass
 from numba.core.typed_passes import NativeLowering
 
 LINK_LIMIT = 25_000  # bytes of LLVM bitcode (about 1,000 instructions): a kernel this big is called, not linked
-CACHE_TAG = "k4"  # in the cache's file names; bump it when what this module generates changes (old entries unread)
+CACHE_TAG = "k5"  # in the cache's file names; bump it when what this module generates changes (old entries unread)
+
+# numba defines these in every module and its reference-count pruning pass finds their calls by name: a renamed
+# copy would keep every increment and decrement it pairs away (35% of a Pendulum heuristic's play time)
+RUNTIME_HELPERS = frozenset({"NRT_incref", "NRT_decref"})
 
 
 def drop_llvm_lock_timing() -> None:
@@ -190,7 +194,8 @@ def _keep_linked_copies_private(library: Any) -> None:
     def internalise_then_optimise() -> None:
         suffix = ".private." + uuid.uuid4().hex[:16]
         for function in library._final_module.functions:
-            if not function.is_declaration and function.linkage == llvm_binding.Linkage.linkonce_odr:
+            if (not function.is_declaration and function.linkage == llvm_binding.Linkage.linkonce_odr
+                    and function.name not in RUNTIME_HELPERS):
                 function.linkage = llvm_binding.Linkage.internal
                 function.name = function.name + suffix
         optimise()
