@@ -44,8 +44,10 @@ from numba.core.caching import CompileResultCacheImpl, FunctionCache
 from numba.core.compiler_machinery import AnalysisPass, register_pass
 from numba.core.typed_passes import NativeLowering
 
+from simlab.core.jit_borrow import KernelLowering
+
 LINK_LIMIT = 25_000  # bytes of LLVM bitcode (about 1,000 instructions): a kernel this big is called, not linked
-CACHE_TAG = "k5"  # in the cache's file names; bump it when what this module generates changes (old entries unread)
+CACHE_TAG = "k6"  # in the cache's file names; bump it when what this module generates changes (old entries unread)
 
 # numba defines these in every module and its reference-count pruning pass finds their calls by name: a renamed
 # copy would keep every increment and decrement it pairs away (35% of a Pendulum heuristic's play time)
@@ -227,6 +229,7 @@ class KernelCompiler(compiler.CompilerBase):
     def define_pipelines(self) -> list[Any]:
         pipeline = compiler.DefaultPassBuilder.define_nopython_pipeline(self.state)
         at = next(i for i, (pass_class, _) in enumerate(pipeline.passes) if pass_class is NativeLowering)
+        pipeline.passes[at] = (KernelLowering, "native lowering, arguments borrowed")
         pipeline.passes.insert(at, (MarkKernelLibrary, "mark a kernel's library"))
         pipeline._finalized = False
         pipeline.finalize()
