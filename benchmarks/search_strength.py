@@ -12,7 +12,8 @@ For one game, at its default budget unless said otherwise:
    heuristic in the other seats, every deal played once per rotation of the seats: its win share
    against the 1/n a seat of equal strength would have, interval clustered by deal;
 5. for games with an Automa (Pendulum solo, ``--levels``), the search's win rate against each
-   level, paired by deal with the game's former search player.
+   level, paired by deal with the game's former search player; ``--solo-budgets 1,4`` adds the search at
+   4x its budget (a solo budget ladder), ``--workers 2`` splits each player's deals over two processes.
 
 Results go to ``benchmarks/records/search_strength_<game>.json`` (quoted by docs/players.md and
 the README) and to the terminal. Run from the project root, e.g.::
@@ -23,6 +24,7 @@ the README) and to the terminal. Run from the project root, e.g.::
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import time
 from pathlib import Path
@@ -100,7 +102,24 @@ def _table(game: str, lineup: list[str], deals: int, seed: int) -> dict[str, Any
     return out
 
 
-def _solo(game: str, levels: list[str], players: list[str], deals: int, seed: int) -> list[dict[str, Any]]:
+def _solo_wins(game: str, spec: str, deals: int, seed: int, options: dict[str, Any], workers: int) -> np.ndarray:
+    """``spec``'s win share in each of ``deals`` solo games, in game order; ``workers`` processes each play a
+    contiguous range of the games (the same games as one batch: a game's seed depends on its number only)."""
+    from joblib import Parallel, delayed
+
+    def part(first: int, n: int) -> np.ndarray:
+        r = play_batch(game, [spec], n, seed=seed, first_game=first, options=options)
+        return r.seats.sort("game")["win_share"].to_numpy()
+
+    cuts = np.linspace(0, deals, max(1, min(workers, deals)) + 1).astype(int)
+    ranges = [(int(a), int(b - a)) for a, b in itertools.pairwise(cuts) if b > a]
+    if len(ranges) == 1:
+        return part(*ranges[0])
+    return np.concatenate(Parallel(n_jobs=len(ranges))(delayed(part)(a, n) for a, n in ranges))
+
+
+def _solo(game: str, levels: list[str], players: list[str], deals: int, seed: int,
+          workers: int = 1) -> list[dict[str, Any]]:
     """Each player alone against the game's Automa at each level, on the same deals (same seeds): win
     rates with Wilson intervals, and each later player's win-rate difference from the first, paired by
     deal (normal interval over the per-deal differences)."""
@@ -112,9 +131,7 @@ def _solo(game: str, levels: list[str], players: list[str], deals: int, seed: in
         wins = {}
         for spec in players:
             t = time.perf_counter()
-            r = play_batch(game, [spec], deals, seed=seed, options={g.automa_option: level})
-            seats = r.seats.sort("game")
-            wins[spec] = seats["win_share"].to_numpy()
+            wins[spec] = _solo_wins(game, spec, deals, seed, {g.automa_option: level}, workers)
             lo, hi = wilson_interval(np.array([wins[spec].sum()]), np.array([deals]))
             row = {"level": level, "player": spec, "deals": deals, "win_rate": float(wins[spec].mean()),
                    "lo": float(lo[0]), "hi": float(hi[0]), "seconds": time.perf_counter() - t}
@@ -156,7 +173,9 @@ def markdown() -> str:
         for row in r.get("solo", []):
             diff = (f"; {row['diff']:+.3f} [{row['diff_lo']:+.3f}, {row['diff_hi']:+.3f}] against {row['vs']}, "
                     "paired by deal") if "diff" in row else ""
-            lines.append(f"| {game} | {budget if row['player'] == SEARCH else '-'} | Automa level {row['level']} "
+            iterations = (budget if row["player"] == SEARCH else row["player"].split("=")[1].rstrip(")")
+                          if row["player"].startswith(f"{SEARCH}(iterations=") else "-")
+            lines.append(f"| {game} | {iterations} | Automa level {row['level']} "
                          f"({row['player']}{diff}) | {row['deals']:,} | {row['win_rate']:.3f} | "
                          f"[{row['lo']:.3f}, {row['hi']:.3f}] |")
         equal = r.get("solo_equal_time")
@@ -190,6 +209,9 @@ def main() -> None:
     parser.add_argument("--solo-equal-time", action="store_true", help="solo: the search at the budget that spends "
                         "the former search player's time per decision, instead of its default budget (recorded as "
                         "solo_equal_time)")
+    parser.add_argument("--solo-budgets", default="1", help="solo: the search's budgets as multiples of its default "
+                        "(e.g. 1,4: 200 and 800 iterations), each paired by deal with the former search player")
+    parser.add_argument("--workers", type=int, default=1, help="solo: processes sharing each player's deals")
     parser.add_argument("--seed", type=int, default=9100)
     args = parser.parse_args()
     if args.game == "table":
@@ -237,8 +259,10 @@ def main() -> None:
                                          "rows": _solo(args.game, args.levels.split(","), [old_solo, equal],
                                                        args.solo_deals, args.seed + 40)}
         else:
-            record["solo"] = _solo(args.game, args.levels.split(","), [p for p in (old_solo, SEARCH) if p],
-                                   args.solo_deals, args.seed + 40)
+            searches = [SEARCH if k == 1 else f"{SEARCH}(iterations={k * budget})"
+                        for k in map(int, args.solo_budgets.split(","))]
+            record["solo"] = _solo(args.game, args.levels.split(","), [p for p in (old_solo, *searches) if p],
+                                   args.solo_deals, args.seed + 40, args.workers)
     RESULTS.mkdir(exist_ok=True)
     path = RESULTS / f"search_strength_{args.game}.json"
     old_record = json.loads(path.read_text()) if path.exists() else {}
