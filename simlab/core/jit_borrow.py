@@ -19,6 +19,8 @@ valid.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from numba.core import ir, lowering
@@ -53,25 +55,27 @@ class BorrowingLower(lowering.Lower):
         if not self._skip_counts:
             super().decref(typ, val)
 
+    @contextmanager
+    def _uncounted(self) -> Iterator[None]:
+        """Emit no reference-count operation inside the block."""
+        self._skip_counts = True
+        try:
+            yield
+        finally:
+            self._skip_counts = False
+
     def lower_assign(self, ty: Any, inst: Any) -> Any:
         if isinstance(inst.value, ir.Arg) and inst.target.name in self._borrowed:
-            if self.typeof("arg." + inst.value.name) != ty:  # a cast may build a new value: owned, counted
-                self._borrowed = self._borrowed - {inst.target.name}
-                return super().lower_assign(ty, inst)
-            self._skip_counts = True
-            try:
-                return super().lower_assign(ty, inst)
-            finally:
-                self._skip_counts = False
+            if self.typeof("arg." + inst.value.name) == ty:
+                with self._uncounted():
+                    return super().lower_assign(ty, inst)
+            self._borrowed = self._borrowed - {inst.target.name}  # a cast may build a new value: owned, counted
         return super().lower_assign(ty, inst)
 
     def delvar(self, name: str) -> None:
         if name in self._borrowed:
-            self._skip_counts = True
-            try:
+            with self._uncounted():
                 super().delvar(name)
-            finally:
-                self._skip_counts = False
             return
         super().delvar(name)
 

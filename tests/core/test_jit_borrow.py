@@ -10,11 +10,9 @@ own cache.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.core.fresh_process import run_script
 
 KERNELS = '''
 import numpy as np
@@ -117,13 +115,7 @@ def _expected_owner(n: int, k: int) -> tuple[list[float], float]:
 def test_borrowed_arguments_leak_nothing_and_free_nothing_early(tmp_path: Path) -> None:
     (tmp_path / "kernels_mod.py").write_text(KERNELS)
     (tmp_path / "run.py").write_text(RUN)
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "NUMBA_NRT_STATS": "1",
-           "PYTHONPATH": str(tmp_path) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    env.pop("NUMBA_OPT", None)
-    out = subprocess.run([sys.executable, "run.py"], capture_output=True, text=True, env=env, cwd=tmp_path,
-                         timeout=600)
-    assert out.returncode == 0, out.stderr[-2000:]
-    got = json.loads(out.stdout.strip().splitlines()[-1])
+    got = run_script(tmp_path, tmp_path / "cache", NUMBA_NRT_STATS="1")
 
     firsts = [0.0, 0.0, 3.0, 5.0]  # pick(a, b, n) for n = -1, 0, 3, 5: a, a, a[3:], a[5:]
     sums = [45.0, 45.0, 42.0, 35.0]

@@ -10,11 +10,9 @@ Each case runs in fresh processes sharing one numba cache folder, as a user's su
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.core.fresh_process import run_script
 
 LINES = 40  # statements in big: about 9 KB of bitcode, against 4 KB for small
 LIMIT = 7000  # the link limit in these runs (bytes): big is called, small linked
@@ -98,41 +96,31 @@ def _expected(x: int, offset: int, step: int) -> int:
     return total + offset + x + step
 
 
-def _run(folder: Path, cache: Path) -> dict:
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(folder) + os.pathsep
-           + os.environ.get("PYTHONPATH", "")}
-    env.pop("NUMBA_OPT", None)
-    out = subprocess.run([sys.executable, str(folder / "run.py")], capture_output=True, text=True, env=env,
-                         cwd=folder, timeout=600)
-    assert out.returncode == 0, out.stderr[-2000:]
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
 def test_a_big_kernel_is_called_a_small_one_linked_and_the_cache_loads_both(tmp_path: Path) -> None:
     _write(tmp_path, offset=5, step=1)
-    first = _run(tmp_path, tmp_path / "cache")
+    first = run_script(tmp_path, tmp_path / "cache")
     assert first["calls"] == {"big": True, "small": False}
     assert first["declared_only"], "the caller's module should declare big, not define a copy of it"
     assert first["value"] == _expected(7, 5, 1)
     assert first["plain"] == 2 * (_expected(7, 5, 1) - 7 - 1)
     assert first["misses"] == 1 and first["hits"] == 0
 
-    again = _run(tmp_path, tmp_path / "cache")
+    again = run_script(tmp_path, tmp_path / "cache")
     assert again["hits"] == 1 and again["misses"] == 0, "the caller should load from the cache"
     assert again["value"] == first["value"] and again["plain"] == first["plain"]
 
 
 def test_a_kernel_whose_callee_changed_in_another_file_is_compiled_again(tmp_path: Path) -> None:
     _write(tmp_path, offset=5, step=1)
-    _run(tmp_path, tmp_path / "cache")
+    run_script(tmp_path, tmp_path / "cache")
 
     _write(tmp_path, offset=50, step=1)  # the big (declared) callee changed
-    after_big = _run(tmp_path, tmp_path / "cache")
+    after_big = run_script(tmp_path, tmp_path / "cache")
     assert after_big["value"] == _expected(7, 50, 1)
     assert after_big["misses"] == 1
 
     _write(tmp_path, offset=50, step=4)  # the small (linked) callee changed
-    after_small = _run(tmp_path, tmp_path / "cache")
+    after_small = run_script(tmp_path, tmp_path / "cache")
     assert after_small["value"] == _expected(7, 50, 4), "numba alone would have kept the old copy of small"
     assert after_small["misses"] == 1
 
@@ -175,7 +163,7 @@ def test_reference_count_pruning_still_finds_the_runtime_helpers(tmp_path: Path)
     calls by name, and with the helpers renamed it paired away none (35% of a Pendulum heuristic's play time)."""
     (tmp_path / "arrays_mod.py").write_text(ARRAYS)
     (tmp_path / "run.py").write_text(RUN_ARRAYS)
-    out = _run(tmp_path, tmp_path / "cache")
+    out = run_script(tmp_path, tmp_path / "cache")
     assert out["value"] == 10.0
     assert out["helpers"] and all(name in ("NRT_incref", "NRT_decref") for name in out["helpers"]), out["helpers"]
     assert out["increments"] == 0, "the slice's increment around the call to first should be pruned"
