@@ -46,7 +46,14 @@ one-element state array:
 * ``evaluate(g_arr, values, args)``: ``values[seat]`` in [0, 1] for every seat;
 * ``prior(g_arr, legal, n, out, args)``: a weight in [0, 1] for each of ``legal[:n]``, 1 for the
   most promising (it need not sum to 1: it orders the expansions and scales the progressive
-  bias); optional: every action alike when the game has none.
+  bias); optional: every action alike when the game has none. A game whose prior reads only what the
+  seat to act knows registers it with ``observable_prior=True``: the root's prior is then computed
+  once per decision instead of at every expansion of the root (the same values, so the same search).
+
+The root is the searching seat's own information set, so its legal actions are the same in every
+determinisation (a search that could pick an action illegal in the true position would be wrong): the
+root's legal actions and which of them have a child are kept for the whole decision, not listed and
+looked up again at every iteration.
 
 Parameters (the first entries of a search player's parameter vector, shown by ``simlab
 players GAME``): ``iterations``, ``exploration``, ``rollout_depth``, ``prior_weight`` and
@@ -189,6 +196,11 @@ def hook_prior(g_arr, legal, n, out, args):
     raise TypeError(_STUB)
 
 
+def hook_prior_observable(g_arr):
+    """Whether the game's prior reads only what the seat to act knows (a constant per game)."""
+    raise TypeError(_STUB)
+
+
 _REGISTERED: dict[Any, str] = {}
 # A hook's overload is compiled like a kernel (simlab.core.jit_link): it calls the game's big kernels instead of
 # linking a copy of them, and the search kernel that links the hook records them with its cached code.
@@ -196,11 +208,14 @@ _HOOK_JIT = {"pipeline_class": KernelCompiler}
 
 
 def register_search_hooks(state_dtype: np.dtype, owner: str, *, determinise: Any, legal_actions: Any,
-                          apply: Any, actor: Any, rollout: Any, evaluate: Any, prior: Any = None) -> None:
+                          apply: Any, actor: Any, rollout: Any, evaluate: Any, prior: Any = None,
+                          observable_prior: bool = False) -> None:
     """Bind a game's search hooks (numba functions) to the search for states of ``state_dtype``.
 
     ``owner`` names the registering module (a second registration for the same state type from
     the same module, e.g. on a reload, is ignored; from another module it is an error).
+    ``observable_prior``: the prior reads only what the seat to act knows, so the root's prior is
+    the same in every determinisation and is computed once per decision (the game's tests check it).
     """
     record = from_dtype(state_dtype)
     if record in _REGISTERED:
@@ -209,6 +224,7 @@ def register_search_hooks(state_dtype: np.dtype, owner: str, *, determinise: Any
         return
     _REGISTERED[record] = owner
     prior = prior if prior is not None else uniform_prior
+    observable = bool(observable_prior) or prior is uniform_prior
 
     def mine(g_arr) -> bool:
         return getattr(g_arr, "dtype", None) == record
@@ -255,6 +271,12 @@ def register_search_hooks(state_dtype: np.dtype, owner: str, *, determinise: Any
     def _prior(g_arr, legal, n, out, args):
         if mine(g_arr):
             return lambda g_arr, legal, n, out, args: prior(g_arr, legal, n, out, args)
+        return None
+
+    @overload(hook_prior_observable, jit_options=_HOOK_JIT)
+    def _prior_observable(g_arr):
+        if mine(g_arr):
+            return lambda g_arr: observable
         return None
 
 
@@ -341,6 +363,14 @@ def ismcts_action(root_arr, seat, n_players, max_actions, args, params, key, sta
     table_used = np.zeros(size, dtype=np.int64)  # the stamp of the node visit that filled a slot
     table_index = np.empty(size, dtype=np.int64)
     child_of = np.empty(max_actions, dtype=np.int32)  # per legal action: its child, -1 if none
+    # The root's legal actions, their children and prior, kept for the decision (see the module docstring).
+    root_legal = np.empty(max_actions, dtype=np.int64)
+    root_child = np.full(max_actions, -1, dtype=np.int32)
+    root_prior = np.empty(max_actions)
+    root_n = -1
+    root_who = -1
+    root_prior_ready = False
+    keep_root_prior = hook_prior_observable(g_arr)
     stamp = 0
     rng_key = derive_key(key, np.uint64(0x5EA2C4))
     rng_ctr = 0
@@ -356,55 +386,79 @@ def ismcts_action(root_arr, seat, n_players, max_actions, args, params, key, sta
         path[length] = 0
         length += 1
         while True:
-            n = hook_legal(g_arr, legal, args)
+            at_root = node == 0
+            if at_root:
+                if root_n < 0:
+                    root_n = hook_legal(g_arr, root_legal, args)
+                    root_who = hook_actor(g_arr) if root_n > 0 else -1
+                n = root_n
+                lg = root_legal
+                co = root_child
+                pb = root_prior if keep_root_prior else prior_buf
+            else:
+                n = hook_legal(g_arr, legal, args)
+                lg = legal
+                co = child_of
+                pb = prior_buf
             if n == 0:
                 break
-            who = hook_actor(g_arr)
-            # Which legal actions have a child: the node's children go into a small hash table
-            # (action code -> child), then every legal action looks itself up (mostly one probe).
-            stamp += 1
-            ch = first_child[node]
-            while ch >= 0:
-                h = _slot(action[ch], mask)
-                while table_used[h] == stamp:
-                    h = (h + 1) & mask
-                table_used[h] = stamp
-                table_code[h] = action[ch]
-                table_index[h] = ch
-                ch = sibling[ch]
-            n_untried = 0
-            for i in range(n):
-                found = -1
-                h = _slot(legal[i], mask)
-                while table_used[h] == stamp:
-                    if table_code[h] == legal[i]:
-                        found = table_index[h]
-                        break
-                    h = (h + 1) & mask
-                child_of[i] = found
-                if found >= 0:
-                    avail[found] += 1.0
-                else:
-                    n_untried += 1
+            if at_root:
+                who = root_who
+                n_untried = 0
+                for i in range(n):
+                    if co[i] >= 0:
+                        avail[co[i]] += 1.0
+                    else:
+                        n_untried += 1
+            else:
+                who = hook_actor(g_arr)
+                # Which legal actions have a child: the node's children go into a small hash table
+                # (action code -> child), then every legal action looks itself up (mostly one probe).
+                stamp += 1
+                ch = first_child[node]
+                while ch >= 0:
+                    h = _slot(action[ch], mask)
+                    while table_used[h] == stamp:
+                        h = (h + 1) & mask
+                    table_used[h] = stamp
+                    table_code[h] = action[ch]
+                    table_index[h] = ch
+                    ch = sibling[ch]
+                n_untried = 0
+                for i in range(n):
+                    found = -1
+                    h = _slot(lg[i], mask)
+                    while table_used[h] == stamp:
+                        if table_code[h] == lg[i]:
+                            found = table_index[h]
+                            break
+                        h = (h + 1) & mask
+                    co[i] = found
+                    if found >= 0:
+                        avail[found] += 1.0
+                    else:
+                        n_untried += 1
             may_widen = widening <= 0.0 or n_children[node] < widening * np.sqrt(visits[node] + 1.0)
             if n_untried > 0 and (may_widen or n_untried == n):
                 # Expand the untried action with the highest prior (ties at random).
                 if use_prior:
-                    hook_prior(g_arr, legal, n, prior_buf, args)
+                    if not (at_root and keep_root_prior and root_prior_ready):
+                        hook_prior(g_arr, lg, n, pb, args)
+                        root_prior_ready = root_prior_ready or (at_root and keep_root_prior)
                 else:
                     for i in range(n):
-                        prior_buf[i] = 0.0
+                        pb[i] = 0.0
                 pick = -1
                 best = -np.inf
                 ties = 0
                 for i in range(n):
-                    if child_of[i] >= 0:
+                    if co[i] >= 0:
                         continue
-                    if prior_buf[i] > best:
-                        best = prior_buf[i]
+                    if pb[i] > best:
+                        best = pb[i]
                         pick = i
                         ties = 1
-                    elif prior_buf[i] == best:
+                    elif pb[i] == best:
                         ties += 1
                         if below(u64_at(rng_key, np.uint64(rng_ctr)), ties) == 0:
                             pick = i
@@ -417,10 +471,12 @@ def ismcts_action(root_arr, seat, n_players, max_actions, args, params, key, sta
                 first_child[node] = new
                 n_children[node] += 1
                 mover[new] = who
-                action[new] = legal[pick]
+                action[new] = lg[pick]
                 avail[new] = 1.0
-                pri[new] = prior_buf[pick]
-                hook_apply(g_arr, legal[pick], args)
+                pri[new] = pb[pick]
+                if at_root:
+                    co[pick] = new
+                hook_apply(g_arr, lg[pick], args)
                 node = new
                 path[length] = node
                 length += 1
@@ -430,7 +486,7 @@ def ismcts_action(root_arr, seat, n_players, max_actions, args, params, key, sta
             pick_child = -1
             best = -np.inf
             for i in range(n):
-                ch = child_of[i]
+                ch = co[i]
                 if ch < 0:
                     continue
                 log_avail = np.log(avail[ch])

@@ -153,4 +153,4 @@ def search_action(params, s_arr, legal_buf, n_legal, cards, inv, opts, stats) ->
 
 
 register_search_hooks(STATE_DTYPE, __name__, determinise=determinise, legal_actions=legal, apply=apply, actor=actor,
-                      rollout=rollout, evaluate=evaluate, prior=prior)
+                      rollout=rollout, evaluate=evaluate, prior=prior, observable_prior=True)
