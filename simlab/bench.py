@@ -107,38 +107,43 @@ def run_bench(game_name: str, games: int, driver_games: int, mc_games: int, cons
         builtin = g.builtin_players()
         heavy = any(getattr(builtin.get(parse_player_spec(p).name), "slow", False) for p in mix)
         n_compiled = mc_games if heavy else games
-        n_driver = max(2, mc_games // 10) if heavy else driver_games
+        n_driver = 0 if driver_games <= 0 else max(2, mc_games // 10) if heavy else driver_games
         play_batch(g, mix, 20, seed=12345)  # compile / load the cache
         result = play_batch(g, mix, n_compiled, seed=1)
         compiled_rate = n_compiled / result.seconds
-        resolved = resolve_players(g, mix)
-        rules = g.ruleset(len(mix))
-        seeds = game_seeds(1, 0, n_driver)
-        play_game(g, rules, resolved, int(game_seeds(12345, 0, 1)[0]))  # warm-up
-        start = time.perf_counter()
-        decisions = 0
-        for s in seeds:
-            decisions += play_game(g, rules, resolved, int(s)).decisions
-        driver_seconds = time.perf_counter() - start
-        row = {
-            "players": ",".join(mix),
-            "compiled_games_per_s": compiled_rate,
-            "driver_games_per_s": n_driver / driver_seconds,
-            "driver_us_per_decision": driver_seconds / decisions * 1e6,
-        }
+        row = {"players": ",".join(mix), "compiled_games_per_s": compiled_rate,
+               "driver_games_per_s": float("nan"), "driver_us_per_decision": float("nan")}
+        if n_driver > 0:
+            row["driver_games_per_s"], row["driver_us_per_decision"] = _driver_rate(g, mix, n_driver)
         rows.append(row)
-        table.add_row(row["players"], f"{compiled_rate:,.0f}", f"{row['driver_games_per_s']:,.0f}",
-                      f"{row['driver_us_per_decision']:.1f}")
+        table.add_row(row["players"], f"{compiled_rate:,.0f}",
+                      f"{row['driver_games_per_s']:,.0f}" if n_driver > 0 else "-",
+                      f"{row['driver_us_per_decision']:.1f}" if n_driver > 0 else "-")
         advance()
-    overhead, per_game = _driver_overhead(game_name, driver_games)
+    if driver_games > 0:
+        overhead, per_game = _driver_overhead(game_name, driver_games)
     advance()
     console.print(table)
-    console.print(
-        f"Python driver overhead with a Python player: {overhead:.1f} µs per decision on top of the player's own "
-        f"time ({per_game:.0f} decisions per {g.max_players}-player game)"
-    )
+    if driver_games > 0:
+        console.print(
+            f"Python driver overhead with a Python player: {overhead:.1f} µs per decision on top of the player's "
+            f"own time ({per_game:.0f} decisions per {g.max_players}-player game)"
+        )
     run_search_bench(game_name, search_decisions, console)
     return rows
+
+
+def _driver_rate(g: Any, mix: tuple[str, ...], n_games: int) -> tuple[float, float]:
+    """Games per second and µs per decision of ``mix`` played through the Python driver (after a warm-up)."""
+    resolved = resolve_players(g, mix)
+    rules = g.ruleset(len(mix))
+    play_game(g, rules, resolved, int(game_seeds(12345, 0, 1)[0]))  # warm-up
+    start = time.perf_counter()
+    decisions = 0
+    for s in game_seeds(1, 0, n_games):
+        decisions += play_game(g, rules, resolved, int(s)).decisions
+    seconds = time.perf_counter() - start
+    return n_games / seconds, seconds / max(decisions, 1) * 1e6
 
 
 def run_search_bench(game_name: str, decisions: int, console: Console) -> dict | None:

@@ -546,7 +546,8 @@ def ladder(
 def bench(
     game: Annotated[str, typer.Argument(help="game to benchmark (`simlab games` lists them)")],
     games: Annotated[int, typer.Option("--games", "-n", help="games per compiled mix")] = 100_000,
-    driver_games: Annotated[int, typer.Option("--driver-games", help="games per mix through the driver")] = 300,
+    driver_games: Annotated[int, typer.Option("--driver-games",
+                                              help="games per mix through the driver (0: skip it)")] = 300,
     mc_games: Annotated[int, typer.Option("--mc-games", help="games for mixes with a search player")] = 200,
     runner: Annotated[bool, typer.Option("--runner", help="benchmark the experiment runner instead")] = False,
     runner_games: Annotated[int, typer.Option("--runner-games", help="games per runner measurement")] = 1_000_000,

@@ -394,6 +394,18 @@ def test_bench_small(monkeypatch):
     assert "shared ISMCTS at its default budget" in out and "time outside rollouts" in out
 
 
+def test_bench_without_the_driver(monkeypatch):
+    """--driver-games 0 skips the driver: dashes in its columns, no overhead line (it used to divide by zero)."""
+    mixes = (("random", "greedy"),)
+    monkeypatch.setattr(get_game("sentient"), "bench_mixes", mixes)
+    res = invoke("bench", "sentient", "-n", "200", "--driver-games", "0", "--mc-games", "2",
+                 "--search-decisions", "0")
+    assert res.exit_code == 0, res.output
+    row = next(line for line in res.output.splitlines() if "random,greedy" in line)
+    assert row.count("-") >= 2
+    assert "Python driver overhead" not in res.output
+
+
 def test_search_bench_counts_its_budget():
     """The search section times real decisions: every decision runs the default budget of iterations."""
     from rich.console import Console
