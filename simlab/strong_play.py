@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from simlab.analysis.headlines import format_p
+from simlab.analysis.headlines import format_p, significant_decimals, zero_upper_bound
 from simlab.analysis.multiple import adjust_pvalues
 from simlab.analysis.paired import DealSums, ratios, simultaneous_differences, two_sided_p
 from simlab.compare import deal_sums_of, measures, paired_replicates, seat_frame
@@ -172,8 +172,10 @@ def _variant_rows(long_a: pl.DataFrame, long_b: pl.DataFrame, players: dict[str,
         a, b = float(point_a[k]), float(point_b[k])
         diff, lo, hi = simultaneous_differences(point_b[k:k + 1], point_a[k:k + 1], reps_b[:, k:k + 1],
                                                 reps_a[:, k:k + 1], LEVEL)[0]
-        a_lo, a_hi = (float(q) for q in np.nanquantile(reps_a[:, k], [tail, 1 - tail]))
-        b_lo, b_hi = (float(q) for q in np.nanquantile(reps_b[:, k], [tail, 1 - tail]))
+        a_lo, a_hi, a_flat = _share_interval(sa, reps_a, k, tail)
+        b_lo, b_hi, b_flat = _share_interval(sb, reps_b, k, tail)
+        if a_flat or b_flat:  # a share never (or always) seen: the bootstrap cannot see its uncertainty either
+            lo, hi = min(lo, b_lo - a_hi), max(hi, b_hi - a_lo)
         out.append({
             "variant": variant, "measure": measure,
             "of": of_a if of_a == of_b else f"{of_a} → {of_b.removeprefix('player ')}",
@@ -185,6 +187,30 @@ def _variant_rows(long_a: pl.DataFrame, long_b: pl.DataFrame, players: dict[str,
             "paired": bool(shared), "shared_deals": shared,
             "deals_heuristic": int(sa.deals.size), "deals_strong": int(sb.deals.size)})
     return out
+
+
+def _share_interval(sums: DealSums, reps: np.ndarray, k: int, tail: float) -> tuple[float, float, bool]:
+    """The 95% interval of share ``k``: the deal bootstrap's percentiles, except for a share that no deal shows
+    (or every deal shows every time), where every resample is 0 (or 1) and the bootstrap collapses to a point:
+    then the exact bound with each deal counted once (:func:`zero_upper_bound`, valid whatever the dependence
+    of a deal's games). The flag says the bound replaced the bootstrap."""
+    num, den = sums.num[:, k], sums.den[:, k]
+    deals = int((den > 0).sum())
+    if deals and not num.any():
+        return 0.0, zero_upper_bound(deals, LEVEL), True
+    if deals and np.all(num[den > 0] == den[den > 0]):
+        return 1.0 - zero_upper_bound(deals, LEVEL), 1.0, True
+    lo, hi = (float(q) for q in np.nanquantile(reps[:, k], [tail, 1 - tail]))
+    return lo, hi, False
+
+
+def _num(x: float, lo: float, hi: float, signed: bool = False) -> tuple[str, str, str]:
+    """``x``, ``lo`` and ``hi`` with three decimals, or with the decimals that show a small interval's
+    larger end to two significant digits (a share of 0.0004 is never printed as 0.000)."""
+    top = max(abs(lo), abs(hi))
+    d = max(3, significant_decimals(top)) if 0 < top < 0.01 else 3
+    sign = "+" if signed else ""
+    return f"{x:{sign}.{d}f}", f"{lo:{sign}.{d}f}", f"{hi:{sign}.{d}f}"
 
 
 def variant_labels(man: dict[str, Any]) -> dict[str, str]:
@@ -213,9 +239,11 @@ def describe(row: dict[str, Any]) -> str:
         what = f"{row['variant_label']}: {what}"
     fair = f" (fair {row['fair']:.3f})" if row["fair"] is not None else ""
     how = "paired by deal" if row["paired"] else "independent runs"
-    return (f"{what}{fair}: {row['heuristic']:.3f} [{row['heuristic_lo']:.3f}, {row['heuristic_hi']:.3f}] under the "
-            f"heuristics, {row['strong']:.3f} [{row['strong_lo']:.3f}, {row['strong_hi']:.3f}] under strong play; "
-            f"difference {row['diff']:+.3f} [{row['diff_lo']:+.3f}, {row['diff_hi']:+.3f}] ({how}, Holm p "
+    h, h_lo, h_hi = _num(row["heuristic"], row["heuristic_lo"], row["heuristic_hi"])
+    s, s_lo, s_hi = _num(row["strong"], row["strong_lo"], row["strong_hi"])
+    d, d_lo, d_hi = _num(row["diff"], row["diff_lo"], row["diff_hi"], signed=True)
+    return (f"{what}{fair}: {h} [{h_lo}, {h_hi}] under the heuristics, {s} [{s_lo}, {s_hi}] under strong play; "
+            f"difference {d} [{d_lo}, {d_hi}] ({how}, Holm p "
             f"{format_p(min(1.0, row['diff_p_holm']), floor=1e-3).removeprefix('= ')}): **{row['verdict']}**")
 
 

@@ -247,7 +247,7 @@ def clopper_pearson(k: float, n: float, level: float = 0.95) -> tuple[float, flo
     return lo, hi
 
 
-def _decimals(x: float, sig: int = 2) -> int:
+def significant_decimals(x: float, sig: int = 2) -> int:
     """Decimals that show ``x`` (> 0) with ``sig`` significant digits."""
     return max(0, sig - 1 - math.floor(math.log10(x)))
 
@@ -259,9 +259,9 @@ def format_share(share: float, lo: float, hi: float, digits: int = 3, bound_digi
     (``"0.0003 [0.0001, 0.0019]"``), so a small share is never printed as 0.000.
     """
     if share == 0:
-        return f"0 (≤ {hi:.{_decimals(hi)}f})" if hi > 0 else "0 (≤ 0)"
+        return f"0 (≤ {hi:.{significant_decimals(hi)}f})" if hi > 0 else "0 (≤ 0)"
     if hi < 0.01 or share < 0.01:
-        d = max(_decimals(hi), _decimals(share, 1))
+        d = max(significant_decimals(hi), significant_decimals(share, 1))
         return f"{share:.{d}f} [{lo:.{d}f}, {hi:.{d}f}]"
     return f"{share:.{digits}f} [{lo:.{bound_digits}f}, {hi:.{bound_digits}f}]"
 
