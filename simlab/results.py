@@ -139,7 +139,7 @@ def list_runs(root: str | Path = DEFAULT_ROOT) -> pl.DataFrame:
 
 
 def position_columns(game_name: str | None, columns: list[str]) -> list[str]:
-    """The seat columns of a game that name a start position (e.g. a colour), present in ``columns``.
+    """The seat columns of a game naming what a seat is dealt (a start position, a colour, a character) in ``columns``.
 
     A game declares them as ``position_columns`` (a tuple of seat-table column names); a game
     that does not declares none there, and its categorical seat columns

@@ -68,7 +68,8 @@ class Game(ABC):
     report_notebook: str | None = None  # the notebook ``simlab report`` executes on the game's runs
     bool_columns: frozenset[str] = frozenset()  # integer result columns stored as booleans
     trace_capacity: int = 4096  # event-log rows one recorded game may need (``play --trace``, ``replay``)
-    position_columns: tuple[str, ...] | None = None  # seat columns naming a start position (None: categorical)
+    position_columns: tuple[str, ...] | None = None  # seat columns naming what a seat is dealt (a start
+    # position, a colour, a character): each value's fair win share is 1/n (None: the categorical columns)
     # Columns the game metrics read, by standard name: "first_player" (a boolean seat column: the
     # seat that moved first), "turns" (a games column: the game's length), "round_vp" (seat
     # columns of VP scored per round, in order). A game declares those it has.

@@ -68,7 +68,7 @@ class PendulumGame(CompiledGame):
     report_notebook = "pendulum_automa_levels.ipynb"
     bool_columns = BOOL_COLUMNS
     trace_capacity = 1 << 16
-    position_columns = ("start_privilege",)
+    position_columns = ("start_privilege", "character")  # dealt to each seat: fair share 1/n each
     standard_columns = {"first_player": "first_privilege", "turns": "decisions"}  # noqa: RUF012
     automa_option = "automa_level"
 
