@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -173,8 +174,8 @@ def markdown() -> str:
         for row in r.get("solo", []):
             diff = (f"; {row['diff']:+.3f} [{row['diff_lo']:+.3f}, {row['diff_hi']:+.3f}] against {row['vs']}, "
                     "paired by deal") if "diff" in row else ""
-            iterations = (budget if row["player"] == SEARCH else row["player"].split("=")[1].rstrip(")")
-                          if row["player"].startswith(f"{SEARCH}(iterations=") else "-")
+            given = re.search(r"iterations=(\d+)", row["player"])
+            iterations = given.group(1) if given else budget if row["player"].startswith(SEARCH) else "-"
             lines.append(f"| {game} | {iterations} | Automa level {row['level']} "
                          f"({row['player']}{diff}) | {row['deals']:,} | {row['win_rate']:.3f} | "
                          f"[{row['lo']:.3f}, {row['hi']:.3f}] |")

@@ -8,7 +8,11 @@
 * evaluation: a finished game's win (ties shared; in solo, beating the Automa); a position cut
   off before the end is scored by the heuristics' evaluation of each seat, as a softmax (solo:
   a logistic of the one seat's score);
-* prior: 1 for the fast policy's choice, ``PRIOR_OTHERS`` for every other move.
+* prior (``prior`` parameter): 1 (the default), the voter's one-ply scores of every move
+  (``score_actions_fast``, the heuristic's own scoring), as a weight falling linearly from 1 for its best
+  move to 0 for one ``PRIOR_SCALE`` evaluation units worse, so that progressive widening adds moves in the
+  voter's order; 0 (the default before, measured weaker alone against level B), 1 for the fast policy's
+  choice and ``PRIOR_OTHERS`` for every other move, the others expanded in random order.
 
 The search player's entry (``SEARCH_PLAYER``) lives here, so the players' package need not know it.
 """
@@ -19,6 +23,7 @@ import numpy as np
 
 from simlab.core.jit import kernel
 from simlab.core.search import (
+    N_SEARCH_PARAMS,
     favour,
     ismcts_action,
     margin_values,
@@ -26,28 +31,35 @@ from simlab.core.search import (
     search_player,
     win_values,
 )
-from simlab.games.pendulum.codes import MAX_ACTIONS
+from simlab.games.pendulum.codes import A_PASS, MAX_ACTIONS, PH_REAL
 from simlab.games.pendulum.players.evaluation import evaluate as position_value
 from simlab.games.pendulum.players.fast import fast_action
 from simlab.games.pendulum.players.heuristics import heuristic_weights
+from simlab.games.pendulum.players.lookahead import score_actions_fast
 from simlab.games.pendulum.players.redeal import determinize
-from simlab.games.pendulum.players.registry import BUILTIN_PLAYERS, DEFAULT_PARAMS, KIND_BALANCER
+from simlab.games.pendulum.players.registry import BUILTIN_PLAYERS, DEFAULT_PARAMS, KIND_BALANCER, KIND_VOTER
 from simlab.games.pendulum.players.rng import next_u64
-from simlab.games.pendulum.players.weights import N_CTX, N_W
+from simlab.games.pendulum.players.v1 import score_actions
+from simlab.games.pendulum.players.weights import N_CTX, N_W, W_PASS
 from simlab.games.pendulum.rules import apply_action, legal_actions, new_log
 from simlab.games.pendulum.state import STATE_DTYPE, STREAM_SEAT0
 
 KIND_ISMCTS = 8
 SEARCH_PLAYER = search_player(
     "ismcts", KIND_ISMCTS,
-    {"iterations": 200.0, "exploration": 0.5, "rollout_depth": 40.0, "prior_weight": 1.0, "widening": 1.5},
+    {"iterations": 200.0, "exploration": 0.5, "rollout_depth": 40.0, "prior_weight": 1.0, "widening": 1.5,
+     "prior": 1.0},
     "information-set MCTS (the shared compiled search): determinised descents of one tree (decks and "
     "council cards re-dealt), fast-policy rollouts cut off and scored by the heuristics' evaluation",
+    {"prior": "1: the voter's one-ply scores of every move, graded (1 for its best, 0 for a move 3 evaluation "
+              "units worse); 0: 1 for the fast policy's move, 0.2 for the others"},
 )
 assert all(p.kind != KIND_ISMCTS for p in BUILTIN_PLAYERS.values())
 
 SCORE_SPREAD = 3.0  # evaluation units over which a lead (or, solo, a score) counts a lot
 PRIOR_OTHERS = 0.2  # the prior of a move other than the fast policy's (its is 1)
+PRIOR_SCALE = 3.0  # evaluation units: a move this much worse than the voter's best has prior weight 0
+P_PRIOR_KIND = N_SEARCH_PARAMS  # the game's own parameter: which prior
 
 
 @kernel
@@ -81,7 +93,7 @@ def actor(g_arr) -> int:
 def rollout(g_arr, depth, args) -> None:
     """Every seat plays the fast policy for at most ``depth`` decisions."""
     g = g_arr[0]
-    t, log, buf, w, ctx = args
+    t, log, buf, w, ctx = args[0], args[1], args[2], args[3], args[4]
     steps = 0
     while not g.over and steps != depth:
         n = legal_actions(g, t, buf)
@@ -111,10 +123,28 @@ def evaluate(g_arr, values, args) -> None:
 
 @kernel
 def prior(g_arr, legal_buf, n, out, args) -> None:
-    """1 for the fast policy's choice, PRIOR_OTHERS for every other move."""
+    """The fast policy's choice (``prior`` 0) or the voter's graded scores (``prior`` 1): see the module docstring."""
     g = g_arr[0]
-    pick = fast_action(g, args[0], legal_buf, n, args[3], args[4])
-    favour(legal_buf, n, pick, PRIOR_OTHERS, out)
+    t, log, w, ctx = args[0], args[1], args[3], args[4]
+    kind, wv, scores, base, work, work2, legal2, bctx = args[5], args[6], args[7], args[8], args[9], args[10], \
+        args[11], args[12]
+    if kind == 0 or n <= 1:
+        pick = fast_action(g, t, legal_buf, n, w, ctx)
+        favour(legal_buf, n, pick, PRIOR_OTHERS, out)
+        return
+    if g.phase == PH_REAL:
+        base_v = score_actions_fast(g_arr, t, legal_buf, n, wv, scores, base, work, legal2, ctx, bctx, log)
+    else:
+        base_v = score_actions(g_arr, t, legal_buf, n, wv, scores, base, work, work2, legal2, ctx, bctx, log,
+                               np.bool_(True), np.bool_(True))
+    top = -np.inf
+    for i in range(n):
+        v = base_v + wv[W_PASS] if legal_buf[i] == A_PASS else scores[i]
+        out[i] = v
+        if v > top:
+            top = v
+    for i in range(n):
+        out[i] = max(0.0, 1.0 + (out[i] - top) / PRIOR_SCALE)
 
 
 @kernel
@@ -127,7 +157,12 @@ def search_action(params, s_arr, legal_buf, n_legal, tables, stats) -> int:
     key = next_u64(s, STREAM_SEAT0 + seat)
     w = np.empty(N_W)
     heuristic_weights(KIND_BALANCER, DEFAULT_PARAMS[KIND_BALANCER], w)
-    args = (tables[0], new_log(0), np.empty(MAX_ACTIONS, dtype=np.int64), w, np.empty(N_CTX))
+    wv = np.empty(N_W)
+    heuristic_weights(KIND_VOTER, DEFAULT_PARAMS[KIND_VOTER], wv)
+    kind = int(params[P_PRIOR_KIND]) if params.shape[0] > P_PRIOR_KIND else 0
+    args = (tables[0], new_log(0), np.empty(MAX_ACTIONS, dtype=np.int64), w, np.empty(N_CTX), kind, wv,
+            np.empty(MAX_ACTIONS), np.empty(1, dtype=STATE_DTYPE), np.empty(1, dtype=STATE_DTYPE),
+            np.empty(1, dtype=STATE_DTYPE), np.empty(MAX_ACTIONS, dtype=np.int64), np.empty(N_CTX))
     return ismcts_action(s_arr, seat, int(s.n_players), MAX_ACTIONS, args, params, key, stats)
 
 
