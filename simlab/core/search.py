@@ -579,6 +579,18 @@ def favour(legal, n, pick, others: float, out) -> None:
 
 
 @kernel
+def graded(n, scale: float, out) -> None:
+    """A prior from a heuristic's values of the legal moves (``out[:n]``, in place): 1 for the best, falling
+    linearly to 0 for a move ``scale`` worse or more."""
+    top = -np.inf
+    for i in range(n):
+        if out[i] > top:
+            top = out[i]
+    for i in range(n):
+        out[i] = max(0.0, 1.0 + (out[i] - top) / scale)
+
+
+@kernel
 def margin_values(score, n_players: int, spread: float, values) -> None:
     """Estimated win chances of a position that is not over, from per-seat scores: a softmax of
     ``score / spread`` (the larger ``spread``, the less a lead counts), summing to 1."""

@@ -25,6 +25,7 @@ from simlab.core.jit import kernel
 from simlab.core.search import (
     N_SEARCH_PARAMS,
     favour,
+    graded,
     ismcts_action,
     margin_values,
     register_search_hooks,
@@ -126,8 +127,8 @@ def prior(g_arr, legal_buf, n, out, args) -> None:
     """The fast policy's choice (``prior`` 0) or the voter's graded scores (``prior`` 1): see the module docstring."""
     g = g_arr[0]
     t, log, w, ctx = args[0], args[1], args[3], args[4]
-    kind, wv, scores, base, work, work2, legal2, bctx = args[5], args[6], args[7], args[8], args[9], args[10], \
-        args[11], args[12]
+    kind, wv, scores, base, work = args[5], args[6], args[7], args[8], args[9]
+    work2, legal2, bctx = args[10], args[11], args[12]
     if kind == 0 or n <= 1:
         pick = fast_action(g, t, legal_buf, n, w, ctx)
         favour(legal_buf, n, pick, PRIOR_OTHERS, out)
@@ -137,14 +138,9 @@ def prior(g_arr, legal_buf, n, out, args) -> None:
     else:
         base_v = score_actions(g_arr, t, legal_buf, n, wv, scores, base, work, work2, legal2, ctx, bctx, log,
                                np.bool_(True), np.bool_(True))
-    top = -np.inf
     for i in range(n):
-        v = base_v + wv[W_PASS] if legal_buf[i] == A_PASS else scores[i]
-        out[i] = v
-        if v > top:
-            top = v
-    for i in range(n):
-        out[i] = max(0.0, 1.0 + (out[i] - top) / PRIOR_SCALE)
+        out[i] = base_v + wv[W_PASS] if legal_buf[i] == A_PASS else scores[i]
+    graded(n, PRIOR_SCALE, out)
 
 
 @kernel

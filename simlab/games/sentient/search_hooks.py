@@ -20,7 +20,14 @@ from simlab.core import kernels
 from simlab.core.jit import kernel
 from simlab.core.kernels import bind, rekey, shuffle
 from simlab.core.rng import below
-from simlab.core.search import N_SEARCH_PARAMS, finished_values, ismcts_action, margin_values, register_search_hooks
+from simlab.core.search import (
+    N_SEARCH_PARAMS,
+    finished_values,
+    graded,
+    ismcts_action,
+    margin_values,
+    register_search_hooks,
+)
 from simlab.games.sentient.players import DEFAULT_PARAMS, SCRATCH, heuristic_action
 from simlab.games.sentient.players import _take_delta as take_delta
 from simlab.games.sentient.rules import (
@@ -118,7 +125,6 @@ def prior(g_arr, legal_buf, n, out, args) -> None:
     memo = args[4]  # scratch: one entry per (column, slot, left block, right block), NaN until computed
     for i in range(N_COLUMNS * N_SLOTS * 4):
         memo[i] = np.nan
-    top = -np.inf
     for i in range(n):
         a = legal_buf[i]
         if a < ACT_BUY0:
@@ -132,10 +138,7 @@ def prior(g_arr, legal_buf, n, out, args) -> None:
                 memo[m] = take_delta(g, p, cards, g.factory[col], slot, bl, br)
             v = memo[m] - ASSISTANT_COST * (blocks + x - m * (MAX_INFLUENCE + 1))
         out[i] = v
-        if v > top:
-            top = v
-    for i in range(n):  # a weight in [0, 1], 1 for the best, 0 for PRIOR_SCALE VP worse or more
-        out[i] = max(0.0, 1.0 + (out[i] - top) / PRIOR_SCALE)
+    graded(n, PRIOR_SCALE, out)  # 1 for the best, 0 for PRIOR_SCALE VP worse or more
 
 
 @kernel
