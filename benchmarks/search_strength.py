@@ -149,6 +149,19 @@ def _solo(game: str, levels: list[str], players: list[str], deals: int, seed: in
     return rows
 
 
+def _iterations(spec: str, budget: int) -> str:
+    """The iterations a search spec plays: its own ``iterations=`` or the default ``budget``."""
+    given = re.search(r"iterations=(\d+)", spec)
+    return given.group(1) if given else str(budget)
+
+
+def _as(spec: str) -> str:
+    """``; played as SPEC`` for a search spec with parameters other than its iterations (a row measured with
+    another setting, e.g. a former default), else nothing."""
+    rest = re.sub(r"iterations=\d+,?", "", spec).replace("()", "").replace(",)", ")")
+    return "" if rest == SEARCH else f"; played as {rest}"
+
+
 def markdown() -> str:
     """The stored records (``benchmarks/records/search_strength_*.json``) as one markdown table."""
     lines = ["| game | budget | against | games | win share | 95% interval |", "|---|---|---|---|---|---|"]
@@ -156,7 +169,8 @@ def markdown() -> str:
         r = json.loads(path.read_text())
         game, budget = r["game"], r["budget"]
         for m in r.get("heuristics", []):
-            lines.append(f"| {game} | {budget} | {m['opponent']} (2 players) | {m['games']:,} | {m['win_share']:.3f} | "
+            lines.append(f"| {game} | {_iterations(m['player'], budget)} | {m['opponent']} (2 players"
+                         f"{_as(m['player'])}) | {m['games']:,} | {m['win_share']:.3f} | "
                          f"[{m['lo']:.3f}, {m['hi']:.3f}] |")
         if "old" in r:
             o, m = r["old"], r["old"]["match"]
@@ -164,18 +178,18 @@ def markdown() -> str:
                          f"{o['ms_per_decision'][o['player']]:.1f} ms per decision) | {m['games']:,} | "
                          f"{m['win_share']:.3f} | [{m['lo']:.3f}, {m['hi']:.3f}] |")
         for m in r.get("budget_ladder", []):
-            lines.append(f"| {game} | {m['player'].split('=')[1].rstrip(')')} | itself at {budget} | {m['games']:,} | "
+            lines.append(f"| {game} | {_iterations(m['player'], budget)} | itself at "
+                         f"{_iterations(m['opponent'], budget)}{_as(m['opponent'])} | {m['games']:,} | "
                          f"{m['win_share']:.3f} | [{m['lo']:.3f}, {m['hi']:.3f}] |")
         for t in r.get("tables", []):
             n = len(t["lineup"])
-            lines.append(f"| {game} | {budget} | {n - 1} x {t['lineup'][1]} ({n} players, seats rotated; equal "
-                         f"share {t['equal_share']:.3f}) | {t['games']:,} | {t['win_share']:.3f} | "
-                         f"[{t['lo']:.3f}, {t['hi']:.3f}] |")
+            lines.append(f"| {game} | {_iterations(t['lineup'][0], budget)} | {n - 1} x {t['lineup'][1]} ({n} players, "
+                         f"seats rotated; equal share {t['equal_share']:.3f}{_as(t['lineup'][0])}) | {t['games']:,} | "
+                         f"{t['win_share']:.3f} | [{t['lo']:.3f}, {t['hi']:.3f}] |")
         for row in r.get("solo", []):
             diff = (f"; {row['diff']:+.3f} [{row['diff_lo']:+.3f}, {row['diff_hi']:+.3f}] against {row['vs']}, "
                     "paired by deal") if "diff" in row else ""
-            given = re.search(r"iterations=(\d+)", row["player"])
-            iterations = given.group(1) if given else budget if row["player"].startswith(SEARCH) else "-"
+            iterations = _iterations(row["player"], budget) if row["player"].startswith(SEARCH) else "-"
             lines.append(f"| {game} | {iterations} | Automa level {row['level']} "
                          f"({row['player']}{diff}) | {row['deals']:,} | {row['win_rate']:.3f} | "
                          f"[{row['lo']:.3f}, {row['hi']:.3f}] |")

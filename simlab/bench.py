@@ -84,6 +84,12 @@ def _driver_overhead(game_name: str, n_games: int) -> tuple[float, float]:
     return (total - spent) / decisions * 1e6, decisions / n_games
 
 
+def games_per_s(rate: float) -> str:
+    """A games/s figure for the bench table: whole games from 10 up, two significant digits below (a search
+    player's few games a second, or a fraction of one, must not print as 0)."""
+    return f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"
+
+
 def run_bench(game_name: str, games: int, driver_games: int, mc_games: int, console: Console,
               progress: Step | None = None, announce: Callable[[str], None] | None = None,
               search_decisions: int = 0) -> list[dict]:
@@ -108,7 +114,7 @@ def run_bench(game_name: str, games: int, driver_games: int, mc_games: int, cons
         heavy = any(getattr(builtin.get(parse_player_spec(p).name), "slow", False) for p in mix)
         n_compiled = mc_games if heavy else games
         n_driver = 0 if driver_games <= 0 else max(2, mc_games // 10) if heavy else driver_games
-        play_batch(g, mix, 20, seed=12345)  # compile / load the cache
+        play_batch(g, mix, 2 if heavy else 20, seed=12345)  # compile / load the cache (a search game can take seconds)
         result = play_batch(g, mix, n_compiled, seed=1)
         compiled_rate = n_compiled / result.seconds
         row = {"players": ",".join(mix), "compiled_games_per_s": compiled_rate,
@@ -116,7 +122,7 @@ def run_bench(game_name: str, games: int, driver_games: int, mc_games: int, cons
         if n_driver > 0:
             row["driver_games_per_s"], row["driver_us_per_decision"] = _driver_rate(g, mix, n_driver)
         rows.append(row)
-        table.add_row(row["players"], f"{compiled_rate:,.0f}",
+        table.add_row(row["players"], games_per_s(compiled_rate),
                       f"{row['driver_games_per_s']:,.0f}" if n_driver > 0 else "-",
                       f"{row['driver_us_per_decision']:.1f}" if n_driver > 0 else "-")
         advance()

@@ -406,6 +406,17 @@ def test_bench_without_the_driver(monkeypatch):
     assert "Python driver overhead" not in res.output
 
 
+def test_bench_prints_a_slow_mix_rate_that_is_not_zero():
+    """A search mix plays well under one game a second (Pendulum's ismcts alone: about 0.06): the bench table
+    shows its rate to two significant digits, not as 0; from 10 games/s up, whole games with thousands commas."""
+    from simlab.bench import games_per_s
+
+    assert games_per_s(0.0612) == "0.061"
+    assert games_per_s(4.26) == "4.3"
+    assert games_per_s(49.4) == "49"
+    assert games_per_s(1761.2) == "1,761"
+
+
 def test_search_bench_counts_its_budget():
     """The search section times real decisions: every decision runs the default budget of iterations."""
     from rich.console import Console

@@ -4,7 +4,10 @@
   the province, achievement and Automa decks' order forgotten and reshuffled, the council cards
   still to come drawn anew from those the seat has not seen (the heuristics' ``determinize``);
 * rollouts: every seat plays the fast policy (``fast_action``: the static scorer's best action)
-  for ``rollout_depth`` decisions; the Automa plays by its rules inside the game;
+  for ``rollout_depth`` decisions at a table of several players, for ``solo_rollout_depth`` alone
+  against the Automas (default: to the end of the game, measured stronger there than 40 decisions
+  and the cut-off evaluation; at two players no stronger and five times as slow, docs/players.md);
+  the Automa plays by its rules inside the game;
 * evaluation: a finished game's win (ties shared; in solo, beating the Automa); a position cut
   off before the end is scored by the heuristics' evaluation of each seat, as a softmax (solo:
   a logistic of the one seat's score);
@@ -24,6 +27,7 @@ import numpy as np
 from simlab.core.jit import kernel
 from simlab.core.search import (
     N_SEARCH_PARAMS,
+    P_ROLLOUT_DEPTH,
     favour,
     graded,
     ismcts_action,
@@ -49,18 +53,21 @@ KIND_ISMCTS = 8
 SEARCH_PLAYER = search_player(
     "ismcts", KIND_ISMCTS,
     {"iterations": 200.0, "exploration": 0.5, "rollout_depth": 40.0, "prior_weight": 1.0, "widening": 1.5,
-     "prior": 1.0},
+     "prior": 1.0, "solo_rollout_depth": -1.0},
     "information-set MCTS (the shared compiled search): determinised descents of one tree (decks and "
-    "council cards re-dealt), fast-policy rollouts cut off and scored by the heuristics' evaluation",
+    "council cards re-dealt), fast-policy rollouts (cut off and scored by the heuristics' evaluation at a "
+    "table, played to the end alone against the Automas)",
     {"prior": "1: the voter's one-ply scores of every move, graded (1 for its best, 0 for a move 3 evaluation "
-              "units worse); 0: 1 for the fast policy's move, 0.2 for the others"},
+              "units worse); 0: 1 for the fast policy's move, 0.2 for the others",
+     "solo_rollout_depth": "rollout_depth alone against the Automas (negative: to the end of the game)"},
 )
 assert all(p.kind != KIND_ISMCTS for p in BUILTIN_PLAYERS.values())
 
 SCORE_SPREAD = 3.0  # evaluation units over which a lead (or, solo, a score) counts a lot
 PRIOR_OTHERS = 0.2  # the prior of a move other than the fast policy's (its is 1)
 PRIOR_SCALE = 3.0  # evaluation units: a move this much worse than the voter's best has prior weight 0
-P_PRIOR_KIND = N_SEARCH_PARAMS  # the game's own parameter: which prior
+P_PRIOR_KIND = N_SEARCH_PARAMS  # the game's own parameters: which prior,
+P_SOLO_DEPTH = N_SEARCH_PARAMS + 1  # and the rollout depth alone against the Automas
 
 
 @kernel
@@ -156,6 +163,9 @@ def search_action(params, s_arr, legal_buf, n_legal, tables, stats) -> int:
     wv = np.empty(N_W)
     heuristic_weights(KIND_VOTER, DEFAULT_PARAMS[KIND_VOTER], wv)
     kind = int(params[P_PRIOR_KIND]) if params.shape[0] > P_PRIOR_KIND else 0
+    if s.n_players == 1 and params.shape[0] > P_SOLO_DEPTH:
+        params = params.copy()
+        params[P_ROLLOUT_DEPTH] = params[P_SOLO_DEPTH]
     args = (tables[0], new_log(0), np.empty(MAX_ACTIONS, dtype=np.int64), w, np.empty(N_CTX), kind, wv,
             np.empty(MAX_ACTIONS), np.empty(1, dtype=STATE_DTYPE), np.empty(1, dtype=STATE_DTYPE),
             np.empty(1, dtype=STATE_DTYPE), np.empty(MAX_ACTIONS, dtype=np.int64), np.empty(N_CTX))
