@@ -97,10 +97,12 @@ def test_interrupt_marks_the_run_and_prints_the_resume_command(tmp_path, sig, co
     stored = 100 * len(man["shards_done"]["base"])
     assert lines[0] == (f"interrupted: {stored:,} of 6,000 games stored; "
                         f"resume: simlab run {spec_file} --resume --out {run_dir}")
-    assert 300 <= stored < 6000
+    # _start saw 3 games files, but the signal may come between a shard's files and the manifest listing it: such a
+    # shard is either complete on disk (resume finds it and keeps it) or not (resume plays it again)
+    assert 200 <= stored < 6000
     resumed = run_experiment(load_spec(spec_file), run_dir, resume=True, show_progress=False)
     assert resumed.manifest["status"] == "complete"
-    assert resumed.manifest["timings"][-1]["games"] == 6000 - stored
+    assert 6000 - stored - 100 <= resumed.manifest["timings"][-1]["games"] <= 6000 - stored
     assert_same_tables(tables(reference), tables(run_dir))
 
 
