@@ -939,7 +939,16 @@ def analyse(
     """Value every decision of a stored game with the shared search from the deciding seat's view: each
     alternative's win share with a 95% interval, what the move played lost against the search's choice, and the
     decisions where the game turned (cached beside the run; the same game, seat and budget give the same values)."""
-    from simlab.replay.analysis import TURNED, TURNED_LOSS, analyse_replay, cache_path, cached, default_budget, store
+    from simlab.replay.analysis import (
+        TURNED,
+        TURNED_LOSS,
+        analyse_replay,
+        cache_path,
+        cached,
+        default_budget,
+        search_key,
+        store,
+    )
     from simlab.replay.sources import stored_replay
 
     def announce(line: str) -> None:
@@ -948,7 +957,7 @@ def analyse(
     stored, game = stored_replay(run_name, game_index, variant, root, trust=trust, announce=announce)
     wanted = budget or default_budget(stored.game)
     path = cache_path(stored.run, game_index, variant, seat, wanted)
-    found = cached(path, stored.game.name, stored.seed)
+    found = cached(path, stored.game.name, stored.seed, search_key(stored.game, wanted))
     if found is None:
         def progress(done: int, total: int) -> None:
             if done == total or done % 10 == 0:

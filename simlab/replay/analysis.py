@@ -11,11 +11,14 @@ its own. The decisions that turned the game are those with the largest losses (a
 
 The search draws its key from the seat's own random stream in that position, so the same game, seat and budget
 give the same analysis on any machine; it is cached beside the run (``RUN/analysis/``) and read back when the
-code version, game, variant, seat and budget match.
+game, variant, seat and budget match and so does the search key: a hash of the search's whole parameter vector
+(every named parameter, not only the budget) and of the code it runs (the game's package and the shared core), so
+a change to either analyses the game again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from collections.abc import Callable
@@ -32,6 +35,7 @@ from simlab.core.player import resolve_player
 from simlab.core.search import root_children, root_stats_size
 from simlab.core.version import __version__
 from simlab.replay.steps import Replay
+from simlab.runner.inputs import code_hash, game_code_dir
 
 TURNED = 3  # at most this many decisions are marked "the game turned here"
 TURNED_LOSS = 0.05  # ... each losing at least this much win share against the search's choice
@@ -74,6 +78,7 @@ class Analysis:
     decisions: list[Decision]
     turned: list[int] = field(default_factory=list)
     version: str = __version__
+    search: str = ""  # the search key (:func:`search_key`) the values were found with
 
     @property
     def method(self) -> str:
@@ -100,7 +105,7 @@ class Analysis:
         decisions = [Decision(d["step"], d["seat"], [Alternative(**a) for a in d["alternatives"]], d["loss"])
                      for d in data["decisions"]]
         return cls(data["game"], data["seed"], data["seat"], data["budget"], decisions, data["turned"],
-                   data["version"])
+                   data["version"], data.get("search", ""))
 
 
 def default_budget(game: Game) -> int:
@@ -108,6 +113,24 @@ def default_budget(game: Game) -> int:
     if not isinstance(game, CompiledGame) or game.kernels.search_profile is None:
         raise SimlabError(f"{game.name} has no shared search to analyse its decisions with")
     return int(game.builtin_players()[game.kernels.search_player].params["iterations"])
+
+
+def search_params(game: Game, budget: int) -> np.ndarray:
+    """The parameter vector of the game's search player at ``budget`` iterations (its other parameters at their
+    defaults), as the analysis runs it."""
+    if budget < 1:
+        raise SimlabError(f"--budget {budget}: must be at least 1 iteration")
+    return resolve_player(game, f"{game.kernels.search_player}(iterations={budget})").params
+
+
+def search_key(game: Game, budget: int) -> str:
+    """The first 16 hex digits of a SHA-256 over the search's parameter vector at ``budget`` and the code it runs
+    (the game's package and the shared core): a cached analysis is reused only under the same key."""
+    digest = hashlib.sha256(np.ascontiguousarray(search_params(game, budget), dtype=np.float64).tobytes())
+    code = game_code_dir(game)
+    core = Path(__file__).resolve().parent.parent / "core"
+    digest.update(code_hash([code, core] if code is not None else [core]).encode())
+    return digest.hexdigest()[:16]
 
 
 def _legal_before(game: Game, rules: Any, replay: Replay) -> list[np.ndarray]:
@@ -147,9 +170,7 @@ def analyse_replay(game: Game, rules: Any, replay: Replay, seat: int | None = No
     budget = default_budget(game) if budget is None else budget  # also: the game has the shared search
     if seat is not None and not 0 <= seat < replay.n_seats:
         raise SimlabError(f"--seat {seat}: the game has seats 0-{replay.n_seats - 1}")
-    if budget < 1:
-        raise SimlabError(f"--budget {budget}: must be at least 1 iteration")
-    params = resolve_player(game, f"{game.kernels.search_player}(iterations={budget})").params
+    params = search_params(game, budget)
     legal = _legal_before(game, rules, replay)
     todo = [s for s in replay.steps[1:] if (seat is None or s.seat == seat) and len(legal[s.index - 1]) > 1]
     decisions = []
@@ -164,7 +185,7 @@ def analyse_replay(game: Game, rules: Any, replay: Replay, seat: int | None = No
     ranked = sorted((d for d in decisions if d.loss is not None and d.loss >= TURNED_LOSS),
                     key=lambda d: (-d.loss, d.step))
     turned = sorted(d.step for d in ranked[:TURNED])
-    return Analysis(replay.game, replay.seed, seat, budget, decisions, turned)
+    return Analysis(replay.game, replay.seed, seat, budget, decisions, turned, search=search_key(game, budget))
 
 
 def cache_path(run: Path, game_index: int, variant: str, seat: int | None, budget: int) -> Path:
@@ -173,13 +194,14 @@ def cache_path(run: Path, game_index: int, variant: str, seat: int | None, budge
     return run / "analysis" / f"game-{game_index}-{variant}-seat-{who}-budget-{budget}.json"
 
 
-def cached(path: Path, game: str, seed: int) -> Analysis | None:
-    """The cached analysis at ``path`` when it is this code version's analysis of this game, else None."""
+def cached(path: Path, game: str, seed: int, key: str) -> Analysis | None:
+    """The cached analysis at ``path`` when it is an analysis of this game made under the search key ``key``
+    (:func:`search_key`: the same parameters and code), else None."""
     try:
         found = Analysis.from_json(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    return found if (found.version, found.game, found.seed) == (__version__, game, seed) else None
+    return found if (found.version, found.game, found.seed, found.search) == (__version__, game, seed, key) else None
 
 
 def store(path: Path, analysis: Analysis) -> None:

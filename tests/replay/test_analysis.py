@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from simlab.cli import app
 from simlab.core.game import get_game
 from simlab.core.player import resolve_player, resolve_players
-from simlab.core.search import root_children, root_stats_size
+from simlab.core.search import P_EXPLORATION, root_children, root_stats_size
 from simlab.replay.analysis import TURNED, TURNED_LOSS, _legal_before, analyse_decision, analyse_replay
 from simlab.replay.page import replay_html
 from simlab.replay.steps import record_replay
@@ -177,3 +177,28 @@ def test_the_page_carries_the_analysis(sentient_game):
     analysis = analyse_replay(game, rules, replay, seat=1, budget=30)
     page = replay_html(replay, analysis=analysis.for_page())
     assert 'id="analysis"' in page and analysis.method in json.dumps(analysis.for_page())
+
+
+def test_a_cached_analysis_is_reused_only_under_the_same_search_parameters_and_code(tmp_path, monkeypatch):
+    import simlab.replay.analysis as analysis
+
+    spec = parse_spec({"name": "tiny", "game": "sentient", "seed": 3, "games": 2, "workers": 1,
+                       "players": {"seats": ["greedy", "random"]}})
+    run = run_experiment(spec, tmp_path / "run", show_progress=False).path
+    args = ["analyse", str(run), "--game", "1", "--seat", "0", "--budget", "20"]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    game = get_game("sentient")
+    key = analysis.search_key(game, 20)
+    assert json.loads((run / "analysis" / "game-1-base-seat-0-budget-20.json").read_text())["search"] == key
+    assert "reusing the analysis" in CliRunner().invoke(app, args).output
+
+    defaults = analysis.search_params
+    other = defaults(game, 20).copy()
+    other[P_EXPLORATION] += 0.5  # another exploration constant, the same budget
+    monkeypatch.setattr(analysis, "search_params", lambda g, b: other)
+    assert analysis.search_key(game, 20) != key
+    again = CliRunner().invoke(app, args)
+    assert again.exit_code == 0 and "reusing the analysis" not in again.output
+    monkeypatch.setattr(analysis, "search_params", defaults)
+    monkeypatch.setattr(analysis, "code_hash", lambda folders: "another version of the code")
+    assert analysis.search_key(game, 20) != key
