@@ -152,12 +152,12 @@ def _driver_rate(g: Any, mix: tuple[str, ...], n_games: int) -> tuple[float, flo
     return n_games / seconds, seconds / max(decisions, 1) * 1e6
 
 
-def run_search_bench(game_name: str, decisions: int, console: Console) -> dict | None:
+def run_search_bench(game_name: str, decisions: int, console: Console) -> list[dict] | None:
     """Time the shared search (``Kernels.search_profile``) at its default budget on ``decisions``
-    positions of games it plays against itself at the game's smallest table; print and return
-    iterations/s, ms per decision, the share of decision time outside rollouts and evaluations,
-    nodes per decision, the tree's memory bound and the process's peak memory. None (and nothing
-    printed) for a game without the search."""
+    positions of games it plays against itself, at every table size the game allows; print and return one row
+    per size: iterations/s, ms per decision, the share of decision time outside rollouts and evaluations,
+    nodes per decision, the tree's memory bound (with the node cache, for a game that has one) and the
+    process's peak memory. None (and nothing printed) for a game without the search."""
     import resource
 
     import numpy as np
@@ -170,58 +170,64 @@ def run_search_bench(game_name: str, decisions: int, console: Console) -> dict |
         return None
     k = g.kernels
     name = k.search_player
-    n_players = g.min_players
-    rules = g.ruleset(n_players)
-    params = resolve_players(g, [name] * n_players)[0].params
-    args = g.kernel_args(rules)
     log = g.new_log(0)
-    stats = np.zeros(N_STATS)
     buf = np.empty(k.max_actions, dtype=np.int64)
 
-    def walk(n_decisions: int, seed0: int) -> float:
-        spent = 0.0
-        done = 0
-        game = 0
-        while done < n_decisions:
-            state, legal = g.new_game(rules, int(game_seeds(seed0, game, 1)[0]), log)
-            game += 1
-            while len(legal) and done < n_decisions:
-                n = len(legal)
-                buf[:n] = legal
-                t = time.perf_counter()
-                a = k.search_profile(params, state, buf, n, *args, stats)
-                spent += time.perf_counter() - t
-                done += n > 1
-                legal = g.step(rules, state, int(a), log)
-        return spent
+    def measure(n_players: int) -> dict:
+        rules = g.ruleset(n_players)
+        params = resolve_players(g, [name] * n_players)[0].params
+        args = g.kernel_args(rules)
+        stats = np.zeros(N_STATS)
 
-    walk(2, 999)  # compile / load the cache, outside the measurement
-    stats[:] = 0.0
-    seconds = walk(decisions, 1)
-    measured = stats[ST_TREE_S] + stats[ST_ROLLOUT_S]
-    row = {
-        "player": name,
-        "budget": int(params[0]),
-        "decisions": decisions,
-        "ms_per_decision": seconds / decisions * 1e3,
-        "iterations_per_s": stats[ST_ITERATIONS] / seconds,
-        "outside_rollouts": stats[ST_TREE_S] / measured if measured > 0 else float("nan"),
-        "nodes_per_decision": stats[ST_NODES] / decisions,
-        "tree_bound_mib": pool_bytes(int(params[0])) / 2**20,
-        "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-    }
-    table = Table("search", "budget (iterations)", "decisions", "ms/decision", "iterations/s",
+        def walk(n_decisions: int, seed0: int) -> float:
+            spent = 0.0
+            done = 0
+            game = 0
+            while done < n_decisions:
+                state, legal = g.new_game(rules, int(game_seeds(seed0, game, 1)[0]), log)
+                game += 1
+                while len(legal) and done < n_decisions:
+                    n = len(legal)
+                    buf[:n] = legal
+                    t = time.perf_counter()
+                    a = k.search_profile(params, state, buf, n, *args, stats)
+                    spent += time.perf_counter() - t
+                    done += n > 1
+                    legal = g.step(rules, state, int(a), log)
+            return spent
+
+        walk(2, 999)  # compile / load the cache, outside the measurement
+        stats[:] = 0.0
+        seconds = walk(decisions, 1)
+        measured = stats[ST_TREE_S] + stats[ST_ROLLOUT_S]
+        return {
+            "player": name,
+            "n_players": n_players,
+            "budget": int(params[0]),
+            "decisions": decisions,
+            "ms_per_decision": seconds / decisions * 1e3,
+            "iterations_per_s": stats[ST_ITERATIONS] / seconds,
+            "outside_rollouts": stats[ST_TREE_S] / measured if measured > 0 else float("nan"),
+            "nodes_per_decision": stats[ST_NODES] / decisions,
+            "tree_bound_mib": pool_bytes(int(params[0])) / 2**20,
+            "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        }
+
+    rows = [measure(n) for n in range(g.min_players, g.max_players + 1)]
+    table = Table("search", "players", "budget (iterations)", "decisions", "ms/decision", "iterations/s",
                   "time outside rollouts", "nodes/decision", "tree bound", "peak memory",
-                  title=f"shared ISMCTS at its default budget, {n_players}-player games it plays against itself")
-    table.add_row(name, f"{row['budget']:,}", f"{decisions:,}", f"{row['ms_per_decision']:.2f}",
-                  f"{row['iterations_per_s']:,.0f}", f"{row['outside_rollouts']:.0%}",
-                  f"{row['nodes_per_decision']:.0f}", f"{row['tree_bound_mib']:.2f} MiB",
-                  f"{row['peak_rss_mib']:.0f} MiB")
+                  title="shared ISMCTS at its default budget, in games it plays against itself at each table size")
+    for row in rows:
+        table.add_row(name, str(row["n_players"]), f"{row['budget']:,}", f"{decisions:,}",
+                      f"{row['ms_per_decision']:.2f}", f"{row['iterations_per_s']:,.0f}",
+                      f"{row['outside_rollouts']:.0%}", f"{row['nodes_per_decision']:.0f}",
+                      f"{row['tree_bound_mib']:.2f} MiB", f"{row['peak_rss_mib']:.0f} MiB")
     console.print(table)
     console.print("time outside rollouts: determinisation, selection, expansion and back-up, as a share of the "
-                  "decision's CPU cycles (the rest is rollouts and evaluations); tree bound: the node pool of "
-                  "iterations + 1 nodes, allocated once per decision; peak memory: this process's peak RSS")
-    return row
+                  "decision's CPU cycles (the rest is rollouts and evaluations; the shorter the game a rollout "
+                  "plays out, the larger this share); tree bound: the node pool of iterations + 1 nodes, allocated "
+                  "once per decision; peak memory: this process's peak RSS")
+    return rows
 
 
 def _tree_rss_mib(root_pid: int) -> float:

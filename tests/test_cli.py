@@ -418,15 +418,17 @@ def test_bench_prints_a_slow_mix_rate_that_is_not_zero():
 
 
 def test_search_bench_counts_its_budget():
-    """The search section times real decisions: every decision runs the default budget of iterations."""
+    """The search section times real decisions at every table size: every decision runs the default budget."""
     from rich.console import Console
 
     from simlab.bench import run_search_bench
 
-    row = run_search_bench("sentient", 3, Console(file=io.StringIO()))
-    assert row is not None and row["decisions"] == 3 and row["budget"] == 300
-    assert row["iterations_per_s"] > 0 and 0 < row["outside_rollouts"] < 1
-    assert 1 < row["nodes_per_decision"] <= row["budget"] + 1
+    rows = run_search_bench("sentient", 3, Console(file=io.StringIO()))
+    assert rows is not None and [row["n_players"] for row in rows] == [2, 3, 4]  # every table size
+    for row in rows:
+        assert row["decisions"] == 3 and row["budget"] == 300
+        assert row["iterations_per_s"] > 0 and 0 < row["outside_rollouts"] < 1
+        assert 1 < row["nodes_per_decision"] <= row["budget"] + 1
     assert run_search_bench("sentient", 0, Console(file=io.StringIO())) is None
 
 

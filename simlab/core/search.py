@@ -53,7 +53,8 @@ one-element state array:
 The root is the searching seat's own information set, so its legal actions are the same in every
 determinisation (a search that could pick an action illegal in the true position would be wrong): the
 root's legal actions and which of them have a child are kept for the whole decision, not listed and
-looked up again at every iteration.
+looked up again at every iteration. At every node UCB scores only the available children, in the order of
+the node's legal actions (ties go to the first).
 
 Parameters (the first entries of a search player's parameter vector, shown by ``simlab
 players GAME``): ``iterations``, ``exploration``, ``rollout_depth``, ``prior_weight`` and
@@ -93,9 +94,10 @@ PARAM_HELP = {
                 "added best prior first (0: every legal action gets a child before any is revisited)",
 }
 
-# Bytes one tree node takes: parent, first child, next sibling, mover (int32 each), action (int64),
-# visits, availability, reward sum, prior (float64 each).
-NODE_BYTES = 4 * 4 + 8 + 4 * 8
+# Bytes one tree node takes: parent, first child, next sibling, mover, child count and its place on a path (int32
+# each), action (int64), visits, availability, reward sum, sum of squared rewards, prior and the logarithm of an
+# availability count (float64 each).
+NODE_BYTES = 6 * 4 + 8 + 6 * 8
 
 # Statistics a profiled search writes (``stats`` argument): iterations, nodes, CPU cycles in the
 # tree (selection, expansion, determinisation, back-up) and in rollouts and evaluations, decisions.
@@ -363,10 +365,18 @@ def ismcts_action(root_arr, seat, n_players, max_actions, args, params, key, sta
     table_used = np.zeros(size, dtype=np.int64)  # the stamp of the node visit that filled a slot
     table_index = np.empty(size, dtype=np.int64)
     child_of = np.empty(max_actions, dtype=np.int32)  # per legal action: its child, -1 if none
+    # log_of[k] = log(k), filled one entry per iteration: at iteration ``it`` no availability count exceeds it + 1
+    # (a node starts at 1 and gains at most 1 an iteration). Scalar calls, as the UCB formula made them before.
+    log_of = np.empty(cap + 1)
+    log_of[0] = np.log(0.0)
+    kids = np.empty(max_actions, dtype=np.int32)  # the node's available children, in the order of its legal actions
     # The root's legal actions, their children and prior, kept for the decision (see the module docstring).
     root_legal = np.empty(max_actions, dtype=np.int64)
     root_child = np.full(max_actions, -1, dtype=np.int32)
     root_prior = np.empty(max_actions)
+    root_kids = np.empty(max_actions, dtype=np.int32)  # the root's children, in the order of its legal actions
+    root_kids_at = np.empty(max_actions, dtype=np.int64)  # ... and the index of each one's action in root_legal
+    n_root_kids = 0
     root_n = -1
     root_who = -1
     root_prior_ready = False
@@ -379,6 +389,7 @@ def ismcts_action(root_arr, seat, n_players, max_actions, args, params, key, sta
     rollout_s = 0.0
     t0 = _now() if timed else 0.0
     for it in range(iterations):
+        log_of[it + 1] = np.log(float(it + 1))
         g_arr[0] = root_arr[0]
         hook_determinise(g_arr, seat, derive_key(key, np.uint64(it)), args)
         node = 0
@@ -403,13 +414,13 @@ def ismcts_action(root_arr, seat, n_players, max_actions, args, params, key, sta
             if n == 0:
                 break
             if at_root:
+                # Every root child is available in every determinisation.
                 who = root_who
-                n_untried = 0
-                for i in range(n):
-                    if co[i] >= 0:
-                        avail[co[i]] += 1.0
-                    else:
-                        n_untried += 1
+                for j in range(n_root_kids):
+                    avail[root_kids[j]] += 1.0
+                ks = root_kids
+                n_kids = n_root_kids
+                n_untried = n - n_root_kids
             else:
                 who = hook_actor(g_arr)
                 # Which legal actions have a child: the node's children go into a small hash table
@@ -425,6 +436,7 @@ def ismcts_action(root_arr, seat, n_players, max_actions, args, params, key, sta
                     table_index[h] = ch
                     ch = sibling[ch]
                 n_untried = 0
+                n_kids = 0
                 for i in range(n):
                     found = -1
                     h = _slot(lg[i], mask)
@@ -436,8 +448,11 @@ def ismcts_action(root_arr, seat, n_players, max_actions, args, params, key, sta
                     co[i] = found
                     if found >= 0:
                         avail[found] += 1.0
+                        kids[n_kids] = found
+                        n_kids += 1
                     else:
                         n_untried += 1
+                ks = kids
             may_widen = widening <= 0.0 or n_children[node] < widening * np.sqrt(visits[node] + 1.0)
             if n_untried > 0 and (may_widen or n_untried == n):
                 # Expand the untried action with the highest prior (ties at random).
@@ -476,20 +491,26 @@ def ismcts_action(root_arr, seat, n_players, max_actions, args, params, key, sta
                 pri[new] = pb[pick]
                 if at_root:
                     co[pick] = new
+                    j = n_root_kids  # keep the root's children in the order of its legal actions
+                    while j > 0 and root_kids_at[j - 1] > pick:
+                        root_kids[j] = root_kids[j - 1]
+                        root_kids_at[j] = root_kids_at[j - 1]
+                        j -= 1
+                    root_kids[j] = new
+                    root_kids_at[j] = pick
+                    n_root_kids += 1
                 hook_apply(g_arr, lg[pick], args)
                 node = new
                 path[length] = node
                 length += 1
                 break
-            # Follow the available child the best by UCB with progressive bias.
-            log_avail = 0.0
+            # Follow the available child the best by UCB with progressive bias (the first best in the order of the
+            # legal actions).
             pick_child = -1
             best = -np.inf
-            for i in range(n):
-                ch = co[i]
-                if ch < 0:
-                    continue
-                log_avail = np.log(avail[ch])
+            for j in range(n_kids):
+                ch = ks[j]
+                log_avail = log_of[int(avail[ch])]
                 score = reward[ch] / visits[ch] + c * np.sqrt(log_avail / visits[ch])
                 if w > 0.0:
                     score += w * pri[ch] / (visits[ch] + 1.0)

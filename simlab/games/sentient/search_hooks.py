@@ -125,6 +125,8 @@ def prior(g_arr, legal_buf, n, out, args) -> None:
     memo = args[4]  # scratch: one entry per (column, slot, left block, right block), NaN until computed
     for i in range(N_COLUMNS * N_SLOTS * 4):
         memo[i] = np.nan
+    last = -1  # the legal actions of one (column, slot, blocks) come one after another: reuse its delta
+    delta = 0.0
     for i in range(n):
         a = legal_buf[i]
         if a < ACT_BUY0:
@@ -132,11 +134,14 @@ def prior(g_arr, legal_buf, n, out, args) -> None:
         else:
             x = a - ACT_BUY0
             m = x // (MAX_INFLUENCE + 1)  # (column, slot, blocks) as one index; the rest is the influence
+            if m != last:
+                if np.isnan(memo[m]):
+                    col, slot, bl, br, _ = decode_buy(a)
+                    memo[m] = take_delta(g, p, cards, g.factory[col], slot, bl, br)
+                delta = memo[m]
+                last = m
             blocks = (m & 1) + ((m >> 1) & 1)
-            if np.isnan(memo[m]):
-                col, slot, bl, br, _ = decode_buy(a)
-                memo[m] = take_delta(g, p, cards, g.factory[col], slot, bl, br)
-            v = memo[m] - ASSISTANT_COST * (blocks + x - m * (MAX_INFLUENCE + 1))
+            v = delta - ASSISTANT_COST * (blocks + x - m * (MAX_INFLUENCE + 1))
         out[i] = v
     graded(n, PRIOR_SCALE, out)  # 1 for the best, 0 for PRIOR_SCALE VP worse or more
 
