@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
 from simlab.analysis.headlines import read_findings
 from simlab.cli import app
-from simlab.report import report_run
+from simlab.report import build, report_run
 from simlab.runner.run import run_experiment
 from simlab.runner.spec import parse_spec
 
@@ -46,14 +48,25 @@ def test_simlab_report_writes_a_complete_page(tmp_path, monkeypatch):
     found = read_findings(tmp_path / "out")
     findings = found["headlines"] + found["more"]
     assert any("strongest" in f for f in findings) and all("CI" in f or "p =" in f for f in findings)
+    # The two reports below check which run the command finds; the notebook's execution was checked above, so
+    # they get the first page's body and findings back (each execution is a new kernel, about 7 s).
+    run_dir = next((tmp_path / "results" / "tiny").iterdir())
+    executed: list[Path] = []
+
+    def execute_again(nb_path, run, out_dir, *args, **kwargs):
+        executed.append(Path(run).resolve())
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+        return "<p>the notebook's body</p>", {key: list(value) for key, value in found.items()}
+
+    monkeypatch.setattr(build, "_execute", execute_again)
     # a second report reuses the stored run instead of playing it again
     again = CliRunner().invoke(app, ["report", str(spec), "-q", "--report-dir", str(tmp_path / "out2")])
     assert again.exit_code == 0 and "reusing the stored run" in again.output
     # and a stored run can be reported directly
-    run_dir = next((tmp_path / "results" / "tiny").iterdir())
     direct = CliRunner().invoke(app, ["report", str(run_dir), "--report-dir", str(tmp_path / "out3")])
     assert direct.exit_code == 0, direct.output
     assert (tmp_path / "out3" / "index.html").is_file()
+    assert executed == [run_dir.resolve()] * 2 and len(list((tmp_path / "results" / "tiny").iterdir())) == 1
 
 
 def test_card_ev_notebook_on_a_small_ablation_run(small_report):
