@@ -189,6 +189,10 @@ def markdown() -> str:
         for row in r.get("solo", []):
             diff = (f"; {row['diff']:+.3f} [{row['diff_lo']:+.3f}, {row['diff_hi']:+.3f}] against {row['vs']}, "
                     "paired by deal") if "diff" in row else ""
+            for label, other in (("the default", row.get("vs_default")), (None, row.get("vs_previous"))):
+                if other:  # a budget ladder step, paired with the default and with the step below it
+                    diff += (f"; {other['diff']:+.3f} [{other['diff_lo']:+.3f}, {other['diff_hi']:+.3f}] against "
+                             f"{label or other['player']}")
             iterations = _iterations(row["player"], budget) if row["player"].startswith(SEARCH) else "-"
             lines.append(f"| {game} | {iterations} | Automa level {row['level']} "
                          f"({row['player']}{diff}) | {row['deals']:,} | {row['win_rate']:.3f} | "
