@@ -156,8 +156,8 @@ def run_search_bench(game_name: str, decisions: int, console: Console) -> list[d
     """Time the shared search (``Kernels.search_profile``) at its default budget on ``decisions``
     positions of games it plays against itself, at every table size the game allows; print and return one row
     per size: iterations/s, ms per decision, the share of decision time outside rollouts and evaluations,
-    nodes per decision, the tree's memory bound (with the node cache, for a game that has one) and the
-    process's peak memory. None (and nothing printed) for a game without the search."""
+    nodes per decision, the tree's memory bound and the process's peak memory. None (and nothing printed) for a
+    game without the search."""
     import resource
 
     import numpy as np

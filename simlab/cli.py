@@ -938,7 +938,8 @@ def analyse(
 ) -> None:
     """Value every decision of a stored game with the shared search from the deciding seat's view: each
     alternative's win share with a 95% interval, what the move played lost against the search's choice, and the
-    decisions where the game turned (cached beside the run; the same game, seat and budget give the same values)."""
+    decisions where the game turned (cached beside the run and reused for the same game, seat and budget under
+    the same search parameters and code; the same inputs give the same values)."""
     from simlab.replay.analysis import (
         TURNED,
         TURNED_LOSS,

@@ -60,6 +60,16 @@ def code_hash(folders: list[Path]) -> str:
     return digest.hexdigest()[:HASH_CHARS]
 
 
+def game_code_hash(game: Any) -> tuple[Path, str] | None:
+    """The game's package folder and :func:`code_hash` over it with the shared core it runs on (its rules, its
+    built-in players, the search), or None for a game whose class has no module file."""
+    code = game_code_dir(game)
+    if code is None:
+        return None
+    core = Path(__file__).resolve().parent.parent / "core"
+    return code, code_hash([code, core])
+
+
 def player_files(spec: ExperimentSpec) -> list[Path]:
     """The Python files of the spec's ``file.py:Class`` players, resolved as the run resolves them."""
     from simlab.core.player import parse_player_spec
@@ -100,10 +110,9 @@ def input_hashes(spec: ExperimentSpec) -> dict[str, dict[str, str]]:
             entries[str(path)] = {"kind": kind, "hash": file_hash(path)}
 
     game = get_game(spec.game)
-    code = game_code_dir(game)
+    code = game_code_hash(game)
     if code is not None:  # the game's rules and built-in players, with the shared core they run on
-        core = Path(__file__).resolve().parent.parent / "core"
-        entries[str(code)] = {"kind": "game code", "hash": code_hash([code, core])}
+        entries[str(code[0])] = {"kind": "game code", "hash": code[1]}
     folder = game_data_dir(game)
     if folder is not None:
         for path in sorted(folder.rglob("*")):

@@ -6,6 +6,7 @@ beside the run, and right where the answer is known.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -200,5 +201,5 @@ def test_a_cached_analysis_is_reused_only_under_the_same_search_parameters_and_c
     again = CliRunner().invoke(app, args)
     assert again.exit_code == 0 and "reusing the analysis" not in again.output
     monkeypatch.setattr(analysis, "search_params", defaults)
-    monkeypatch.setattr(analysis, "code_hash", lambda folders: "another version of the code")
+    monkeypatch.setattr(analysis, "game_code_hash", lambda g: (Path("simlab"), "another version of the code"))
     assert analysis.search_key(game, 20) != key
