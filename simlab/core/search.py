@@ -15,8 +15,11 @@ and cut-off rollouts scored by the game's evaluation:
        mean reward + exploration * sqrt(ln(availability) / visits) + prior_weight * prior / (visits + 1)
 
    is followed (each node's reward is that of the seat that made its move, so every seat plays
-   for itself in 2–5 player games);
-3. from the new node the game's fast rollout policy plays on for at most ``rollout_depth``
+   for itself in 2–5 player games); a node below the root visited fewer than ``expand_after``
+   times is a leaf: the descent stops there (an expansion threshold, as in Fuego and AlphaGo: a
+   node earns the cost of listing its actions, looking up its children and computing its prior
+   only once it has been reached often enough to use them);
+3. from the new node (or that leaf) the game's fast rollout policy plays on for at most ``rollout_depth``
    decisions (a negative depth plays to the end), and the game's evaluation gives every seat a
    value in [0, 1] (the win, ties shared, once the game is over; an estimate otherwise);
 4. the values go back up the path. After the budget, the most visited root child is played.
@@ -57,9 +60,10 @@ looked up again at every iteration. At every node UCB scores only the available 
 the node's legal actions (ties go to the first).
 
 Parameters (the first entries of a search player's parameter vector, shown by ``simlab
-players GAME``): ``iterations``, ``exploration``, ``rollout_depth``, ``prior_weight`` and
+players GAME``): ``iterations``, ``exploration``, ``rollout_depth``, ``prior_weight``,
 ``widening`` (progressive widening, for games with hundreds of legal actions: a node gets a new
-child, best prior first, only while it has fewer than ``widening * sqrt(visits + 1)``).
+child, best prior first, only while it has fewer than ``widening * sqrt(visits + 1)``) and
+``expand_after`` (the expansion threshold above; 1: a node gets children from its second visit on).
 """
 
 from __future__ import annotations
@@ -82,7 +86,8 @@ P_EXPLORATION = 1
 P_ROLLOUT_DEPTH = 2
 P_PRIOR_WEIGHT = 3
 P_WIDENING = 4
-N_SEARCH_PARAMS = 5  # a game's own search parameters follow these
+P_EXPAND_AFTER = 5
+N_SEARCH_PARAMS = 6  # a game's own search parameters follow these
 
 PARAM_HELP = {
     "iterations": "determinised descents per decision (the budget; the tree holds at most iterations + 1 nodes)",
@@ -92,6 +97,8 @@ PARAM_HELP = {
     "prior_weight": "weight of the prior (progressive bias), 0 for plain UCB",
     "widening": "progressive widening: a node visited v times has at most widening * sqrt(v + 1) children, "
                 "added best prior first (0: every legal action gets a child before any is revisited)",
+    "expand_after": "visits a node below the root needs before it gets children (1: from its second visit on; "
+                    "more: a rarely visited node is rolled out from instead of listed, looked up and expanded)",
 }
 
 # Bytes one tree node takes: parent, first child, next sibling, mover, child count and its place on a path (int32
@@ -331,6 +338,7 @@ def ismcts_action(root_arr, seat, n_players, max_actions, args, params, key, sta
     depth = int(params[P_ROLLOUT_DEPTH])
     w = params[P_PRIOR_WEIGHT]
     widening = params[P_WIDENING]
+    expand_after = params[P_EXPAND_AFTER]
     use_prior = w > 0.0 or widening > 0.0
     timed = stats.shape[0] >= N_STATS
     keep_root = stats.shape[0] >= N_STATS + 1 + ROOT_FIELDS * max_actions
@@ -398,6 +406,8 @@ def ismcts_action(root_arr, seat, n_players, max_actions, args, params, key, sta
         length += 1
         while True:
             at_root = node == 0
+            if not at_root and visits[node] < expand_after:
+                break  # a node below the root gets children only once it has been visited expand_after times
             if at_root:
                 if root_n < 0:
                     root_n = hook_legal(g_arr, root_legal, args)

@@ -21,8 +21,8 @@ from tests.core import search_toys as toys
 
 
 def params(iterations: int = 2000, exploration: float = 0.7, depth: int = -1, prior_weight: float = 0.0,
-           widening: float = 0.0) -> np.ndarray:
-    return np.array([iterations, exploration, depth, prior_weight, widening], dtype=np.float64)
+           widening: float = 0.0, expand_after: float = 1.0) -> np.ndarray:
+    return np.array([iterations, exploration, depth, prior_weight, widening, expand_after], dtype=np.float64)
 
 
 def act(state: np.ndarray, p: np.ndarray, key: int = 1, stats: np.ndarray | None = None, max_actions: int = 3) -> int:
@@ -63,10 +63,26 @@ def test_progressive_widening_limits_the_children() -> None:
     assert stats[ST_NODES] < wide[ST_NODES]
 
 
+def test_expand_after_keeps_rarely_visited_nodes_leaves() -> None:
+    # A node below the root gets children only once it has been visited expand_after times. With a threshold
+    # above the budget no node below the root ever gets one: the tree is the root and its 3 children, and the
+    # search still finds the winning Nim move from the root's rollouts alone. From its second visit on (1, the
+    # default) the tree grows one node an iteration.
+    flat = np.zeros(N_STATS)
+    assert act(toys.nim(10), params(iterations=2000, expand_after=5000), stats=flat) == 2
+    assert flat[ST_NODES] == 4
+    deep = np.zeros(N_STATS)
+    act(toys.nim(10), params(iterations=2000), stats=deep)
+    middle = np.zeros(N_STATS)
+    act(toys.nim(10), params(iterations=2000, expand_after=8), stats=middle)
+    assert flat[ST_NODES] < middle[ST_NODES] < deep[ST_NODES] <= 2001
+
+
 def test_pool_bound_and_player_entry() -> None:
     assert pool_bytes(1000) == pool_bytes(0) * 1001
     entry = search_player("s", 9, {"iterations": 10.0, "exploration": 1.0, "rollout_depth": -1.0,
-                                   "prior_weight": 0.0, "widening": 0.0, "own": 2.0}, "d", {"own": "a game's own"})
+                                   "prior_weight": 0.0, "widening": 0.0, "expand_after": 1.0,
+                                   "own": 2.0}, "d", {"own": "a game's own"})
     assert entry.slow and list(entry.params)[-1] == "own" and "iterations" in entry.param_help
     with pytest.raises(ValueError, match="first parameters"):
         search_player("s", 9, {"exploration": 1.0}, "d")

@@ -53,7 +53,7 @@ KIND_ISMCTS = 8
 SEARCH_PLAYER = search_player(
     "ismcts", KIND_ISMCTS,
     {"iterations": 200.0, "exploration": 0.5, "rollout_depth": 40.0, "prior_weight": 1.0, "widening": 1.5,
-     "prior": 1.0, "solo_rollout_depth": -1.0},
+     "expand_after": 1.0, "prior": 1.0, "solo_rollout_depth": -1.0},
     "information-set MCTS (the shared compiled search): determinised descents of one tree (decks and "
     "council cards re-dealt), fast-policy rollouts (cut off and scored by the heuristics' evaluation at a "
     "table, played to the end alone against the Automas)",

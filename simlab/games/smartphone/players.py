@@ -154,7 +154,7 @@ BUILTIN_PLAYERS = {
                             "greedy that prizes logistics: offices, buyers and control"),
     "ismcts": search_player("ismcts", KIND_ISMCTS,
                             {"iterations": 100.0, "exploration": 0.5, "rollout_depth": -1.0, "prior_weight": 1.0,
-                             "widening": 1.5},
+                             "widening": 1.5, "expand_after": 1.0},
                             "information-set MCTS (the shared compiled search): determinised descents of one tree, "
                             "greedy rollouts, the greedy plan first"),
 }

@@ -52,7 +52,8 @@ b1 = np.bool_
 KIND_ISMCTS = 6
 SEARCH_PLAYER = search_player(
     "ismcts", KIND_ISMCTS,
-    {"iterations": 200.0, "exploration": 0.5, "rollout_depth": 6.0, "prior_weight": 1.0, "widening": 1.5},
+    {"iterations": 200.0, "exploration": 0.5, "rollout_depth": 6.0, "prior_weight": 1.0, "widening": 1.5,
+     "expand_after": 1.0},
     "information-set MCTS (the shared compiled search): determinised descents of one tree (unseen tiles "
     "re-dealt), brawler rollouts cut off and scored by the brawler's evaluation, the brawler's move first",
 )
