@@ -76,7 +76,7 @@ def test_players_lists_builtins_with_parameters():
     assert res.exit_code == 0, res.output
     for name in ("random", "greedy", "investor", "specialist", "ismcts", "human"):
         assert name in res.output, name
-    for param in ("pass_below=1", "block=1", "card_weight=1", "iterations=300", "n_types=2"):
+    for param in ("pass_below=1", "block=1", "card_weight=1", "iterations=330", "expand_after=4", "n_types=2"):
         assert param in res.output, param
     assert "FILE.py:Class" in res.output
 
@@ -426,7 +426,7 @@ def test_search_bench_counts_its_budget():
     rows = run_search_bench("sentient", 3, Console(file=io.StringIO()))
     assert rows is not None and [row["n_players"] for row in rows] == [2, 3, 4]  # every table size
     for row in rows:
-        assert row["decisions"] == 3 and row["budget"] == 300
+        assert row["decisions"] == 3 and row["budget"] == 330
         assert row["iterations_per_s"] > 0 and 0 < row["outside_rollouts"] < 1
         assert 1 < row["nodes_per_decision"] <= row["budget"] + 1
     assert run_search_bench("sentient", 0, Console(file=io.StringIO())) is None

@@ -95,8 +95,8 @@ BUILTIN_PLAYERS: dict[str, BuiltinPlayer] = {
     "ismcts": search_player(
         "ismcts",
         KIND_ISMCTS,
-        {"iterations": 300.0, "exploration": 0.5, "rollout_depth": -1.0, "prior_weight": 1.0, "widening": 2.0,
-         "expand_after": 1.0, "rollout": 1.0},
+        {"iterations": 330.0, "exploration": 0.5, "rollout_depth": -1.0, "prior_weight": 1.0, "widening": 2.0,
+         "expand_after": 4.0, "rollout": 1.0},
         "information-set MCTS (the shared compiled search): determinised descents of one tree, greedy rollouts",
         {"rollout": "the player used for every seat in the rollouts (0 random, 1 greedy, 2 investor, 3 specialist)"},
     ),
