@@ -175,8 +175,8 @@ def markdown() -> str:
         if "old" in r:
             o, m = r["old"], r["old"]["match"]
             lines.append(f"| {game} | {o['equal_time_iterations']} (equal time) | {o['player']} (2 players; "
-                         f"{o['ms_per_decision'][o['player']]:.1f} ms per decision) | {m['games']:,} | "
-                         f"{m['win_share']:.3f} | [{m['lo']:.3f}, {m['hi']:.3f}] |")
+                         f"{o['ms_per_decision'][o['player']]:.1f} ms per decision{_as(m['player'])}) | "
+                         f"{m['games']:,} | {m['win_share']:.3f} | [{m['lo']:.3f}, {m['hi']:.3f}] |")
         for m in r.get("budget_ladder", []):
             lines.append(f"| {game} | {_iterations(m['player'], budget)} | itself at "
                          f"{_iterations(m['opponent'], budget)}{_as(m['opponent'])} | {m['games']:,} | "
