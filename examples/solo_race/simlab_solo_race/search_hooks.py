@@ -25,7 +25,8 @@ from simlab_solo_race.state import STATE_DTYPE, STREAM_SEAT0
 KIND_ISMCTS = 2
 SEARCH_PLAYER = search_player(
     "ismcts", KIND_ISMCTS,
-    {"iterations": 200.0, "exploration": 0.7, "rollout_depth": -1.0, "prior_weight": 0.0, "widening": 0.0},
+    {"iterations": 200.0, "exploration": 0.7, "rollout_depth": -1.0, "prior_weight": 0.0, "widening": 0.0,
+     "expand_after": 1.0},
     "information-set MCTS (the shared compiled search) with random rollouts",
 )
 
