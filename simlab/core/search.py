@@ -101,6 +101,10 @@ PARAM_HELP = {
                     "more: a rarely visited node is rolled out from instead of listed, looked up and expanded)",
 }
 
+# Shared parameters a game may leave out of its search player's defaults, with the value that plays the search as it
+# was before the parameter existed.
+OPTIONAL_DEFAULTS = {"expand_after": 1.0}
+
 # Bytes one tree node takes: parent, first child, next sibling, mover, child count and its place on a path (int32
 # each), action (int64), visits, availability, reward sum, sum of squared rewards, prior and the logarithm of an
 # availability count (float64 each).
@@ -140,15 +144,23 @@ def search_player(name: str, kind: int, defaults: dict[str, float], description:
                   extra_help: dict[str, str] | None = None) -> BuiltinPlayer:
     """A game's ISMCTS player entry: the shared parameters first (in order), then the game's own.
 
-    ``defaults`` must name the shared parameters first, in order; any further entries are the game's own
-    (documented in ``extra_help``) and follow them in the parameter vector.
+    ``defaults`` must name the shared parameters first, in order; a shared parameter added after a game was
+    written (``OPTIONAL_DEFAULTS``: ``expand_after``) may be left out and takes the value that plays the search
+    as it was. Any further entries are the game's own (documented in ``extra_help``) and follow them in the
+    parameter vector.
     """
     shared = list(PARAM_HELP)
-    if list(defaults)[:N_SEARCH_PARAMS] != shared:
-        raise ValueError(f"search player {name}: the first parameters must be {shared}, got {list(defaults)}")
+    given = list(defaults)
+    named = [p for p in shared if p in defaults]
+    required = [p for p in shared if p not in OPTIONAL_DEFAULTS]
+    if given[:len(named)] != named or any(p not in defaults for p in required):
+        raise ValueError(f"search player {name}: the first parameters must be {shared} "
+                         f"({', '.join(OPTIONAL_DEFAULTS)} may be left out), got {given}")
+    params = {p: float(defaults.get(p, OPTIONAL_DEFAULTS.get(p, 0.0))) for p in shared}
+    params.update({p: v for p, v in defaults.items() if p not in PARAM_HELP})
     help_ = dict(PARAM_HELP)
     help_.update(extra_help or {})
-    return BuiltinPlayer(name, kind, dict(defaults), description, help_, slow=True)
+    return BuiltinPlayer(name, kind, params, description, help_, slow=True)
 
 
 def pool_bytes(iterations: int) -> int:

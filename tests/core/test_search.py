@@ -86,6 +86,13 @@ def test_pool_bound_and_player_entry() -> None:
     assert entry.slow and list(entry.params)[-1] == "own" and "iterations" in entry.param_help
     with pytest.raises(ValueError, match="first parameters"):
         search_player("s", 9, {"exploration": 1.0}, "d")
+    # a game written before expand_after existed leaves it out and plays the search as it was
+    older = search_player("s", 9, {"iterations": 10.0, "exploration": 1.0, "rollout_depth": -1.0,
+                                   "prior_weight": 0.0, "widening": 0.0, "own": 2.0}, "d")
+    assert list(older.params) == [*entry.params] and older.params["expand_after"] == 1.0
+    with pytest.raises(ValueError, match="first parameters"):  # out of order
+        search_player("s", 9, {"iterations": 10.0, "exploration": 1.0, "rollout_depth": -1.0, "widening": 0.0,
+                               "prior_weight": 0.0}, "d")
 
 
 def test_a_state_type_has_one_owner() -> None:
