@@ -150,13 +150,11 @@ def search_player(name: str, kind: int, defaults: dict[str, float], description:
     parameter vector.
     """
     shared = list(PARAM_HELP)
-    given = list(defaults)
-    named = [p for p in shared if p in defaults]
-    required = [p for p in shared if p not in OPTIONAL_DEFAULTS]
-    if given[:len(named)] != named or any(p not in defaults for p in required):
+    expected = [p for p in shared if p in defaults or p not in OPTIONAL_DEFAULTS]  # what must lead, in order
+    if list(defaults)[:len(expected)] != expected:
         raise ValueError(f"search player {name}: the first parameters must be {shared} "
-                         f"({', '.join(OPTIONAL_DEFAULTS)} may be left out), got {given}")
-    params = {p: float(defaults.get(p, OPTIONAL_DEFAULTS.get(p, 0.0))) for p in shared}
+                         f"({', '.join(OPTIONAL_DEFAULTS)} may be left out), got {list(defaults)}")
+    params = {p: defaults.get(p, OPTIONAL_DEFAULTS.get(p)) for p in shared}
     params.update({p: v for p, v in defaults.items() if p not in PARAM_HELP})
     help_ = dict(PARAM_HELP)
     help_.update(extra_help or {})

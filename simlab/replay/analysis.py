@@ -35,7 +35,7 @@ from simlab.core.player import resolve_player
 from simlab.core.search import root_children, root_stats_size
 from simlab.core.version import __version__
 from simlab.replay.steps import Replay
-from simlab.runner.inputs import game_code_hash
+from simlab.runner.inputs import CORE_DIR, code_hash, game_code_hash
 
 TURNED = 3  # at most this many decisions are marked "the game turned here"
 TURNED_LOSS = 0.05  # ... each losing at least this much win share against the search's choice
@@ -127,8 +127,8 @@ def search_key(game: Game, budget: int) -> str:
     """The first 16 hex digits of a SHA-256 over the search's parameter vector at ``budget`` and the code it runs
     (the game's package and the shared core): a cached analysis is reused only under the same key."""
     digest = hashlib.sha256(np.ascontiguousarray(search_params(game, budget), dtype=np.float64).tobytes())
-    code = game_code_hash(game)
-    digest.update((code[1] if code is not None else "").encode())
+    code = game_code_hash(game)  # a game without a package folder: the shared core alone
+    digest.update((code[1] if code is not None else code_hash([CORE_DIR])).encode())
     return digest.hexdigest()[:16]
 
 

@@ -60,14 +60,16 @@ def code_hash(folders: list[Path]) -> str:
     return digest.hexdigest()[:HASH_CHARS]
 
 
+CORE_DIR = Path(__file__).resolve().parent.parent / "core"  # the shared core every game's code runs on
+
+
 def game_code_hash(game: Any) -> tuple[Path, str] | None:
     """The game's package folder and :func:`code_hash` over it with the shared core it runs on (its rules, its
     built-in players, the search), or None for a game whose class has no module file."""
     code = game_code_dir(game)
     if code is None:
         return None
-    core = Path(__file__).resolve().parent.parent / "core"
-    return code, code_hash([code, core])
+    return code, code_hash([code, CORE_DIR])
 
 
 def player_files(spec: ExperimentSpec) -> list[Path]:
