@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import sys
@@ -36,7 +37,10 @@ def interrupt_on_sigterm() -> Iterator[None]:
     the garbage collector) and prints "Exception ignored in ...". A signal that lands there would be
     lost and the run would go on as if never stopped, so within the block an interruption swallowed
     that way (SIGTERM's :class:`Terminated`, or Ctrl-C's KeyboardInterrupt) is delivered again: the
-    same signal is re-sent to this process and raised at the next ordinary line instead.
+    same signal is re-sent to this process and raised at the next ordinary line instead. A library that
+    catches such an interruption to log it on its way out (sqlalchemy's pool, resetting a connection
+    as Optuna's storage is collected) would print a traceback as if something had failed: within the
+    block, log records that carry an interruption are dropped from the default stderr handler.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -64,11 +68,22 @@ def interrupt_on_sigterm() -> Iterator[None]:
 
     old = signal.signal(signal.SIGTERM, on_term)
     sys.unraisablehook = redeliver
+    stderr_handler = logging.lastResort
+    if stderr_handler is not None:
+        stderr_handler.addFilter(_not_an_interruption)
     try:
         yield
     finally:
+        if stderr_handler is not None:
+            stderr_handler.removeFilter(_not_an_interruption)
         sys.unraisablehook = previous_hook
         signal.signal(signal.SIGTERM, old)
+
+
+def _not_an_interruption(record: logging.LogRecord) -> bool:
+    """False for a log record whose exception is a Ctrl-C or SIGTERM interruption (see interrupt_on_sigterm)."""
+    exc = record.exc_info[0] if record.exc_info else None
+    return exc is None or not issubclass(exc, KeyboardInterrupt)
 
 
 def _set_parent_death_signal() -> bool:

@@ -166,3 +166,26 @@ def test_a_signal_landing_in_a_finaliser_still_stops_the_run(sig, error):
     finally:
         signal.signal(signal.SIGINT, previous_int)
     assert signal.getsignal(signal.SIGTERM) is not None
+
+
+def test_an_interruption_a_library_logs_on_its_way_out_prints_no_traceback():
+    """sqlalchemy's pool logs the Terminated it catches while resetting a connection (CI saw its traceback
+    before a tune's resume line): within interrupt_on_sigterm the default stderr handler drops such a record, not a
+    real error, and after the block it drops nothing."""
+    import logging
+
+    from simlab.core.errors import Terminated
+    from simlab.runner.processes import interrupt_on_sigterm
+
+    def record(exc: BaseException | None) -> logging.LogRecord:
+        info = (type(exc), exc, None) if exc is not None else None
+        return logging.makeLogRecord({"name": "sqlalchemy.pool.impl.QueuePool", "levelno": logging.ERROR,
+                                      "msg": "Exception during reset or similar", "exc_info": info})
+
+    stderr_handler = logging.lastResort
+    with interrupt_on_sigterm():
+        assert not stderr_handler.filter(record(Terminated("terminated (SIGTERM)")))
+        assert not stderr_handler.filter(record(KeyboardInterrupt()))
+        assert stderr_handler.filter(record(ValueError("a real error")))
+        assert stderr_handler.filter(record(None))
+    assert stderr_handler.filter(record(Terminated("terminated (SIGTERM)")))
