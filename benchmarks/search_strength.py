@@ -13,7 +13,8 @@ For one game, at its default budget unless said otherwise:
    against the 1/n a seat of equal strength would have, interval clustered by deal;
 5. for games with an Automa (Pendulum solo, ``--levels``), the search's win rate against each
    level, paired by deal with the game's former search player; ``--solo-budgets 1,4`` adds the search at
-   4x its budget (a solo budget ladder), ``--workers 2`` splits each player's deals over two processes.
+   4x its budget (a solo budget ladder), ``--workers 2`` splits each player's deals over two processes
+   (and the budget ladder's deals, in ranges of ``--budget-chunk``).
 
 Results go to ``benchmarks/records/search_strength_<game>.json`` (quoted by docs/players.md and
 the README) and to the terminal. Run from the project root, e.g.::
@@ -36,7 +37,7 @@ import numpy as np
 from simlab.core.game import get_game
 from simlab.core.player import resolve_players
 from simlab.core.rng import game_seeds
-from simlab.ladder import head_to_head
+from simlab.ladder import head_to_head, match_result, paired_scores
 from simlab.play import play_batch
 
 RESULTS = Path(__file__).parent / "records"  # committed: docs/players.md and the README quote them
@@ -89,6 +90,43 @@ def _match(game: str, a: str, b: str, deals: int, seed: int) -> dict[str, Any]:
     print(f"  {a:>28s} vs {b:<28s} {r.win_rate:.3f} [{r.lo:.3f}, {r.hi:.3f}]  {r.games} games "
           f"({deals} deals x 2 seats), {row['seconds']:.0f} s", flush=True)
     return row
+
+
+def _budget_ladder(game: str, budget: int, deals: int, seed: int, workers: int, chunk: int) -> list[dict[str, Any]]:
+    """The search at 2x, 4x and 8x ``budget`` against itself at 1x, ``deals`` deals each (seed ``seed + 2 + k``
+    at k x, as before). With ``workers`` > 1 every step's deals are cut into ranges of ``chunk`` deals, played by
+    that many processes (largest steps first); the ranges give the same games as one batch, and the interval is
+    ``simlab ladder``'s over all the deals. Each finished range is printed with its per-deal scores."""
+    from joblib import Parallel, delayed
+
+    steps = [(k, f"{SEARCH}(iterations={k * budget})") for k in (2, 4, 8)]
+    if workers <= 1:
+        return [_match(game, a, SEARCH, deals, seed + 2 + k) for k, a in steps]
+
+    def part(k: int, a: str, first: int, n: int) -> tuple[int, int, np.ndarray, np.ndarray, float]:
+        t = time.perf_counter()
+        paired, diff = paired_scores(game, a, SEARCH, n, seed + 2 + k, first_game=first)
+        return k, first, paired, diff, time.perf_counter() - t
+
+    tasks = [(k, a, first, min(chunk, deals - first)) for k, a in reversed(steps) for first in range(0, deals, chunk)]
+    parts: dict[int, dict[int, tuple[np.ndarray, np.ndarray]]] = {k: {} for k, _ in steps}
+    seconds = dict.fromkeys(parts, 0.0)
+    for k, first, paired, diff, took in Parallel(n_jobs=workers, return_as="generator_unordered")(
+            delayed(part)(*task) for task in tasks):
+        parts[k][first] = (paired, diff)
+        seconds[k] += took
+        print(f"  {k}x deals {first}-{first + len(paired) - 1}: paired {paired.tolist()} diff {diff.tolist()} "
+              f"({took:.0f} s)", flush=True)
+    rows = []
+    for k, a in steps:
+        paired = np.concatenate([parts[k][f][0] for f in sorted(parts[k])])
+        diff = np.concatenate([parts[k][f][1] for f in sorted(parts[k])])
+        r = match_result(a, SEARCH, paired, diff)
+        rows.append({"player": a, "opponent": SEARCH, "deals": deals, "games": r.games, "win_share": r.win_rate,
+                     "lo": r.lo, "hi": r.hi, "score_diff": r.score_diff, "seconds": seconds[k]})
+        print(f"  {a:>28s} vs {SEARCH:<28s} {r.win_rate:.3f} [{r.lo:.3f}, {r.hi:.3f}]  {r.games} games "
+              f"({deals} deals x 2 seats), {seconds[k]:.0f} s of work", flush=True)
+    return rows
 
 
 def _table(game: str, lineup: list[str], deals: int, seed: int) -> dict[str, Any]:
@@ -230,7 +268,9 @@ def main() -> None:
                         "solo_equal_time)")
     parser.add_argument("--solo-budgets", default="1", help="solo: the search's budgets as multiples of its default "
                         "(e.g. 1,4: 200 and 800 iterations), each paired by deal with the former search player")
-    parser.add_argument("--workers", type=int, default=1, help="solo: processes sharing each player's deals")
+    parser.add_argument("--workers", type=int, default=1, help="processes sharing each solo player's deals and the "
+                        "budget ladder's deals")
+    parser.add_argument("--budget-chunk", type=int, default=4, help="budget ladder with --workers: deals per task")
     parser.add_argument("--seed", type=int, default=9100)
     args = parser.parse_args()
     if args.game == "table":
@@ -257,9 +297,8 @@ def main() -> None:
                          "match": _match(args.game, equal, old, args.deals, args.seed + 1)}
     if "budget" not in skip and g.min_players <= 2:
         print("budget ladder (against the default budget):")
-        record["budget_ladder"] = [
-            _match(args.game, f"{SEARCH}(iterations={k * budget})", SEARCH, args.budget_deals, args.seed + 2 + k)
-            for k in (2, 4, 8)]
+        record["budget_ladder"] = _budget_ladder(args.game, budget, args.budget_deals, args.seed, args.workers,
+                                                 args.budget_chunk)
     if "tables" not in skip:
         # the best heuristic: the one the search did worst against at two players (else the ladder's last)
         best = args.table_opponent or (min(record["heuristics"], key=lambda m: m["win_share"])["opponent"]

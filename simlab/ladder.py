@@ -32,14 +32,15 @@ class MatchResult:
     score_diff: float
 
 
-def head_to_head(game: Any, a: Any, b: Any, games: int, seed: int = 0,
-                 progress: Callable[[int], None] | None = None) -> MatchResult:
-    """Play ``games`` seeds twice (A first, then B first) and return A's paired win rate.
+def paired_scores(game: Any, a: Any, b: Any, games: int, seed: int = 0, first_game: int = 0,
+                  progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Play seeds ``first_game .. first_game + games - 1`` twice (A first, then B first).
 
-    ``a`` and ``b`` are player specs (or resolved players); ``progress(n)`` gets the games played
-    so far (of ``2 * games``)."""
-    first = play_batch(game, [a, b], games, seed, progress=progress).seats
-    second = play_batch(game, [b, a], games, seed,
+    Returns, per seed in order, A's paired win share (the mean of its two) and A's score minus B's
+    (the mean over both seatings). A game's seed depends on its number only, so contiguous ranges
+    played apart give the same arrays as one call over the whole range."""
+    first = play_batch(game, [a, b], games, seed, first_game=first_game, progress=progress).seats
+    second = play_batch(game, [b, a], games, seed, first_game=first_game,
                         progress=None if progress is None else (lambda n: progress(games + n))).seats
     a1 = first.filter(pl.col("seat") == 0).sort("game")
     a2 = second.filter(pl.col("seat") == 1).sort("game")
@@ -47,12 +48,29 @@ def head_to_head(game: Any, a: Any, b: Any, games: int, seed: int = 0,
     b2 = second.filter(pl.col("seat") == 0).sort("game")
     paired = (a1["win_share"].to_numpy() + a2["win_share"].to_numpy()) / 2
     diff = (a1["score"].to_numpy() - b1["score"].to_numpy() + a2["score"].to_numpy() - b2["score"].to_numpy()) / 2
+    return paired, diff
+
+
+def match_result(a: str, b: str, paired: np.ndarray, diff: np.ndarray) -> MatchResult:
+    """A's paired win rate over the seeds' ``paired`` shares, with the normal interval over seeds
+    (the Wilson interval over the games when every seed scored the same)."""
+    games = len(paired)
     mean = float(paired.mean())
-    sd = float(paired.std(ddof=1)) if len(paired) > 1 else 0.0
+    sd = float(paired.std(ddof=1)) if games > 1 else 0.0
     if sd > 0:
-        half = Z95 * sd / np.sqrt(len(paired))
+        half = Z95 * sd / np.sqrt(games)
         lo, hi = max(0.0, mean - half), min(1.0, mean + half)
     else:  # every pair scored the same: fall back to the Wilson interval over the games
         w_lo, w_hi = wilson_interval(np.array([mean * 2 * games]), np.array([2 * games]))
         lo, hi = float(w_lo[0]), float(w_hi[0])
-    return MatchResult(getattr(a, "label", a), getattr(b, "label", b), 2 * games, mean, lo, hi, float(diff.mean()))
+    return MatchResult(a, b, 2 * games, mean, lo, hi, float(diff.mean()))
+
+
+def head_to_head(game: Any, a: Any, b: Any, games: int, seed: int = 0,
+                 progress: Callable[[int], None] | None = None) -> MatchResult:
+    """Play ``games`` seeds twice (A first, then B first) and return A's paired win rate.
+
+    ``a`` and ``b`` are player specs (or resolved players); ``progress(n)`` gets the games played
+    so far (of ``2 * games``)."""
+    paired, diff = paired_scores(game, a, b, games, seed, progress=progress)
+    return match_result(getattr(a, "label", a), getattr(b, "label", b), paired, diff)
