@@ -37,7 +37,7 @@ import numpy as np
 from simlab.core.game import get_game
 from simlab.core.player import resolve_players
 from simlab.core.rng import game_seeds
-from simlab.ladder import head_to_head, match_result, paired_scores
+from simlab.ladder import MatchResult, head_to_head, match_result, paired_scores
 from simlab.play import play_batch
 
 RESULTS = Path(__file__).parent / "records"  # committed: docs/players.md and the README quote them
@@ -84,11 +84,15 @@ def _heuristics(g: Any) -> list[str]:
 
 def _match(game: str, a: str, b: str, deals: int, seed: int) -> dict[str, Any]:
     t = time.perf_counter()
-    r = head_to_head(game, a, b, deals, seed=seed)
-    row = {"player": a, "opponent": b, "deals": deals, "games": r.games, "win_share": r.win_rate,
-           "lo": r.lo, "hi": r.hi, "score_diff": r.score_diff, "seconds": time.perf_counter() - t}
-    print(f"  {a:>28s} vs {b:<28s} {r.win_rate:.3f} [{r.lo:.3f}, {r.hi:.3f}]  {r.games} games "
-          f"({deals} deals x 2 seats), {row['seconds']:.0f} s", flush=True)
+    return _match_row(head_to_head(game, a, b, deals, seed=seed), deals, time.perf_counter() - t)
+
+
+def _match_row(r: MatchResult, deals: int, seconds: float) -> dict[str, Any]:
+    """The record's row for a two-player match over ``deals`` deals, printed as it is made."""
+    row = {"player": r.a, "opponent": r.b, "deals": deals, "games": r.games, "win_share": r.win_rate,
+           "lo": r.lo, "hi": r.hi, "score_diff": r.score_diff, "seconds": seconds}
+    print(f"  {r.a:>28s} vs {r.b:<28s} {r.win_rate:.3f} [{r.lo:.3f}, {r.hi:.3f}]  {r.games} games "
+          f"({deals} deals x 2 seats), {seconds:.0f} s", flush=True)
     return row
 
 
@@ -96,12 +100,12 @@ def _budget_ladder(game: str, budget: int, deals: int, seed: int, workers: int, 
     """The search at 2x, 4x and 8x ``budget`` against itself at 1x, ``deals`` deals each (seed ``seed + 2 + k``
     at k x, as before). With ``workers`` > 1 every step's deals are cut into ranges of ``chunk`` deals, played by
     that many processes (largest steps first); the ranges give the same games as one batch, and the interval is
-    ``simlab ladder``'s over all the deals. Each finished range is printed with its per-deal scores."""
+    ``simlab ladder``'s over all the deals. Each finished range is printed with its per-deal scores; a step's
+    seconds are the work summed over its ranges."""
     from joblib import Parallel, delayed
 
     steps = [(k, f"{SEARCH}(iterations={k * budget})") for k in (2, 4, 8)]
-    if workers <= 1:
-        return [_match(game, a, SEARCH, deals, seed + 2 + k) for k, a in steps]
+    chunk = chunk if workers > 1 else deals  # one process: each step in one range
 
     def part(k: int, a: str, first: int, n: int) -> tuple[int, int, np.ndarray, np.ndarray, float]:
         t = time.perf_counter()
@@ -111,7 +115,7 @@ def _budget_ladder(game: str, budget: int, deals: int, seed: int, workers: int, 
     tasks = [(k, a, first, min(chunk, deals - first)) for k, a in reversed(steps) for first in range(0, deals, chunk)]
     parts: dict[int, dict[int, tuple[np.ndarray, np.ndarray]]] = {k: {} for k, _ in steps}
     seconds = dict.fromkeys(parts, 0.0)
-    for k, first, paired, diff, took in Parallel(n_jobs=workers, return_as="generator_unordered")(
+    for k, first, paired, diff, took in Parallel(n_jobs=max(1, workers), return_as="generator_unordered")(
             delayed(part)(*task) for task in tasks):
         parts[k][first] = (paired, diff)
         seconds[k] += took
@@ -119,13 +123,8 @@ def _budget_ladder(game: str, budget: int, deals: int, seed: int, workers: int, 
               f"({took:.0f} s)", flush=True)
     rows = []
     for k, a in steps:
-        paired = np.concatenate([parts[k][f][0] for f in sorted(parts[k])])
-        diff = np.concatenate([parts[k][f][1] for f in sorted(parts[k])])
-        r = match_result(a, SEARCH, paired, diff)
-        rows.append({"player": a, "opponent": SEARCH, "deals": deals, "games": r.games, "win_share": r.win_rate,
-                     "lo": r.lo, "hi": r.hi, "score_diff": r.score_diff, "seconds": seconds[k]})
-        print(f"  {a:>28s} vs {SEARCH:<28s} {r.win_rate:.3f} [{r.lo:.3f}, {r.hi:.3f}]  {r.games} games "
-              f"({deals} deals x 2 seats), {seconds[k]:.0f} s of work", flush=True)
+        paired, diff = (np.concatenate([parts[k][f][i] for f in sorted(parts[k])]) for i in (0, 1))
+        rows.append(_match_row(match_result(a, SEARCH, paired, diff), deals, seconds[k]))
     return rows
 
 

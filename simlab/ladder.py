@@ -54,16 +54,16 @@ def paired_scores(game: Any, a: Any, b: Any, games: int, seed: int = 0, first_ga
 def match_result(a: str, b: str, paired: np.ndarray, diff: np.ndarray) -> MatchResult:
     """A's paired win rate over the seeds' ``paired`` shares, with the normal interval over seeds
     (the Wilson interval over the games when every seed scored the same)."""
-    games = len(paired)
+    seeds = len(paired)
     mean = float(paired.mean())
-    sd = float(paired.std(ddof=1)) if games > 1 else 0.0
+    sd = float(paired.std(ddof=1)) if seeds > 1 else 0.0
     if sd > 0:
-        half = Z95 * sd / np.sqrt(games)
+        half = Z95 * sd / np.sqrt(seeds)
         lo, hi = max(0.0, mean - half), min(1.0, mean + half)
     else:  # every pair scored the same: fall back to the Wilson interval over the games
-        w_lo, w_hi = wilson_interval(np.array([mean * 2 * games]), np.array([2 * games]))
+        w_lo, w_hi = wilson_interval(np.array([mean * 2 * seeds]), np.array([2 * seeds]))
         lo, hi = float(w_lo[0]), float(w_hi[0])
-    return MatchResult(a, b, 2 * games, mean, lo, hi, float(diff.mean()))
+    return MatchResult(a, b, 2 * seeds, mean, lo, hi, float(diff.mean()))
 
 
 def head_to_head(game: Any, a: Any, b: Any, games: int, seed: int = 0,
