@@ -46,17 +46,17 @@ PLANTED = {  # logit effects: seat 0 (the opener) ahead, colours spread
 }
 
 
-def simulate(rng: np.random.Generator, n_sets: int, n_players: int, n_colours: int, pool: int, n_deals: int,
-             deal_sd: tuple[float, float], seat_effect: tuple[float, ...] | None = None,
-             colour_effect: tuple[float, ...] | None = None, tie_eps: float = 0.05
-             ) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """``n_sets`` data sets of ``n_deals`` deals each: (games, seats) in the runner's schema."""
+def _outcomes(rng: np.random.Generator, deals: int, n_players: int, n_colours: int, pool: int,
+              deal_sd: tuple[float, float], seat_effect: tuple[float, ...] | None = None,
+              colour_effect: tuple[float, ...] | None = None, tie_eps: float = 0.05
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """``deals`` deals at every table: colours (deal x seat), players (table x seat), utilities and win shares
+    (deal x table x seat), shared wins (deal x table) and the number of tables."""
     seat_eff = np.zeros(n_players) if seat_effect is None else np.asarray(seat_effect, dtype=np.float64)
     col_eff = np.zeros(n_colours) if colour_effect is None else np.asarray(colour_effect, dtype=np.float64)
     strength = np.linspace(-0.6, 0.6, pool)
     tables = [(lineup, r) for lineup in combinations(range(pool), n_players) for r in range(n_players)]
     n_tables = len(tables)
-    deals = n_sets * n_deals
     colour = np.argsort(rng.random((deals, n_colours)), axis=1)[:, :n_players]  # dealt once per deal
     deal_seat = rng.normal(0, deal_sd[0], (deals, n_players))
     deal_colour = rng.normal(0, deal_sd[1], (deals, n_colours))
@@ -70,6 +70,17 @@ def simulate(rng: np.random.Generator, n_sets: int, n_players: int, n_colours: i
     win = np.zeros_like(util)
     np.put_along_axis(win, best[..., None], np.where(tie, 0.5, 1.0)[..., None], axis=2)
     np.put_along_axis(win, second[..., None], np.where(tie, 0.5, 0.0)[..., None], axis=2)
+    return colour, player, util, win, tie, n_tables
+
+
+def simulate(rng: np.random.Generator, n_sets: int, n_players: int, n_colours: int, pool: int, n_deals: int,
+             deal_sd: tuple[float, float], seat_effect: tuple[float, ...] | None = None,
+             colour_effect: tuple[float, ...] | None = None, tie_eps: float = 0.05
+             ) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """``n_sets`` data sets of ``n_deals`` deals each: (games, seats) in the runner's schema."""
+    deals = n_sets * n_deals
+    colour, player, util, win, tie, n_tables = _outcomes(rng, deals, n_players, n_colours, pool, deal_sd,
+                                                         seat_effect, colour_effect, tie_eps)
     n_games = deals * n_tables
     deal_of_game = np.repeat(np.arange(deals), n_tables)
     dataset = deal_of_game // n_deals
@@ -96,10 +107,13 @@ def simulate(rng: np.random.Generator, n_sets: int, n_players: int, n_colours: i
 @cache
 def _truth(name: str) -> tuple[np.ndarray, np.ndarray]:
     """True seat and colour win rates under the planted effect (300,000 deals, fixed seed)."""
-    _games, seats = simulate(np.random.default_rng(999), 1, **{**SCENARIOS[name], "n_deals": 300_000},
-                            **PLANTED[name])
-    seat = seats.group_by("seat").agg(pl.col("win_share").mean()).sort("seat")["win_share"].to_numpy()
-    col = seats.group_by("colour").agg(pl.col("win_share").mean()).sort("colour")["win_share"].to_numpy()
+    sc = {k: v for k, v in SCENARIOS[name].items() if k != "n_deals"}
+    colour, _player, _util, win, _tie, n_tables = _outcomes(np.random.default_rng(999), 300_000, **sc,
+                                                            **PLANTED[name])
+    seat = win.mean(axis=(0, 1))
+    per_deal = win.sum(axis=1)  # deal x seat: the win shares of the seat's colour over the deal's tables
+    col = np.bincount(colour.ravel(), per_deal.ravel(), sc["n_colours"]) / (
+        np.bincount(colour.ravel(), minlength=sc["n_colours"]) * n_tables)
     return seat, col
 
 
