@@ -35,6 +35,9 @@ MAX_SHOT_HEIGHT = 16_000  # Chromium cannot capture a texture taller than about 
 TEXT_SELECTOR = ("h1, h2, h3, h4, th, td, figcaption, #simlab-toc a, #simlab-summary li, .simlab-takeaway, "
                  ".study h2, .study p")
 # Run in the page after it has loaded: images, widths, the elements wider than the viewport, and overlapping text.
+# After the load event: two animation frames, then one turn of the task queue (a zero-delay timer), so that
+# work a page schedules at load (a frame callback, a zero-delay timer) has run before the page is probed.
+SETTLED = ("new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0))))")
 PROBE = r"""
 (() => {
   const TEXT_SELECTOR = '__TEXT_SELECTOR__';
@@ -286,13 +289,16 @@ def _act(pipe: _Pipe, session: str, action: tuple[str, str], report: PageReport)
 
 
 def inspect_page(page: Path, screenshot: Path | None = None, binary: str | None = None,
-                 timeout: float = 60.0, settle: float = 1.0,
+                 timeout: float = 60.0, settle: float = 0.1,
                  actions: list[tuple[str, str]] | None = None) -> PageReport:
     """Load ``page`` in headless Chromium at a 1280x900 viewport and report what went wrong.
 
-    Waits for the load event, then ``settle`` seconds more for late scripts (MathJax and the
-    like) to log their errors; ``screenshot`` (a .png path) gets a full-page capture, taken after
-    ``actions`` (key presses and JavaScript evaluations, see :func:`_act`) have run.
+    Waits for the load event, then for the page to settle (:data:`SETTLED`: two frames drawn and the
+    task queue run once, so that what a script starts at load or in its first frames has run and logged
+    its errors), then ``settle`` seconds more for the last events to arrive. A page that defers work
+    longer (a timer of its own) is not waited for: simlab's pages have none. ``screenshot`` (a .png
+    path) gets a full-page capture, taken after ``actions`` (key presses and JavaScript evaluations,
+    see :func:`_act`) have run.
     """
     binary = binary or find_chromium()
     if binary is None:
@@ -311,6 +317,9 @@ def inspect_page(page: Path, screenshot: Path | None = None, binary: str | None 
             pipe.send("Page.navigate", {"url": url}, session=session)
             if pipe.wait_for("Page.loadEventFired", timeout) is None:
                 raise BrowserError(f"{url} did not finish loading in {timeout:.0f} s")
+            settled = pipe.send("Runtime.evaluate", {"expression": SETTLED, "awaitPromise": True}, session=session)
+            if "exceptionDetails" in settled:
+                raise BrowserError(f"waiting for the page to settle failed: {settled['exceptionDetails']}")
             pipe.drain(settle)
             probe = pipe.send("Runtime.evaluate", {"expression": PROBE, "returnByValue": True}, session=session)
             if "exceptionDetails" in probe:

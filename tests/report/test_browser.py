@@ -75,7 +75,8 @@ def test_the_checks_catch_what_they_should(tmp_path):
         "<p>text</p><img src='missing.png' alt='gone'><img alt='fine' src='data:image/png;base64,"
         "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='>"
         "<div style='overflow-x:auto'><table style='width:3000px'><tr><td>wide</td></tr></table></div>"
-        "<script>console.error('boom'); undefinedFunction();</script></body></html>")
+        "<script>requestAnimationFrame(() => setTimeout(() => console.error('late boom'), 0));"
+        "console.error('boom'); undefinedFunction();</script></body></html>")
     report = inspect_page(page, screenshot=tmp_path / "bad.png")
     problems = "\n".join(report.problems())
     assert [img["alt"] for img in report.broken_images] == ["gone"]
@@ -83,6 +84,7 @@ def test_the_checks_catch_what_they_should(tmp_path):
     assert "element wider than the viewport" in problems and "table" in problems
     assert "page scrolls sideways" not in problems  # the table scrolls inside its box, the page does not
     assert "console.error: boom" in problems
+    assert "console.error: late boom" in problems  # logged after the load event: the check waits for it
     assert "undefinedFunction" in problems
     assert "cdn.example.org" in problems  # the network is blocked: a page must not need it
     assert (tmp_path / "bad.png").stat().st_size > 0
