@@ -55,7 +55,7 @@ os.environ.setdefault("NUMBA_CACHE_DIR", os.path.join(_ROOT, ".numba_test_cache"
 # simlab's bytecode, so each compiled simlab's sources anew: 0.25-0.5 s a process. The main process writes it once
 # (0.4 s; py_compile writes whatever that variable says, and an edited source is compiled again, as ever).
 if not os.environ.get("PYTEST_XDIST_WORKER"):
-    compileall.compile_dir(os.path.join(_ROOT, "simlab"), quiet=1)
+    compileall.compile_dir(os.path.join(_ROOT, "simlab"), quiet=2)  # only a speed-up: silent where it cannot write
 
 settings.register_profile("simlab", deadline=None)
 settings.load_profile("simlab")
