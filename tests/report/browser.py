@@ -34,10 +34,10 @@ MAX_SHOT_HEIGHT = 16_000  # Chromium cannot capture a texture taller than about 
 # The elements whose text must not overlap another's (the check draws their boxes, not the glyphs).
 TEXT_SELECTOR = ("h1, h2, h3, h4, th, td, figcaption, #simlab-toc a, #simlab-summary li, .simlab-takeaway, "
                  ".study h2, .study p")
-# Run in the page after it has loaded: images, widths, the elements wider than the viewport, and overlapping text.
 # After the load event: two animation frames, then one turn of the task queue (a zero-delay timer), so that
 # work a page schedules at load (a frame callback, a zero-delay timer) has run before the page is probed.
-SETTLED = ("new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0))))")
+SETTLED = "new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0))))"
+# Run in the page after it has loaded: images, widths, the elements wider than the viewport, and overlapping text.
 PROBE = r"""
 (() => {
   const TEXT_SELECTOR = '__TEXT_SELECTOR__';
